@@ -1,0 +1,31 @@
+/**
+ * Domain errors raised by the chain. They carry no JSON-RPC codes: src/rpc/map-error.ts maps each
+ * kind to its wire form.
+ */
+export type ChainErrorKind =
+  /** The pool refused a transaction (rskj's validator texts, reference section 7). */
+  | 'txRejected'
+  /** The transaction bytes or fields are malformed (bad RLP, typed envelope, wrong chain id, bad signature). */
+  | 'invalidTransaction'
+  /** A block named by number or hash does not exist. */
+  | 'blockNotFound'
+  /** An account the node must sign for is not one of its keys. */
+  | 'unknownAccount';
+
+export class ChainError extends Error {
+  constructor(
+    readonly kind: ChainErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ChainError';
+  }
+}
+
+/** Execution ended in REVERT: `returnData` is the revert payload (Error(string), custom error, or empty). */
+export class ExecutionReverted extends Error {
+  constructor(readonly returnData: Uint8Array) {
+    super('execution reverted');
+    this.name = 'ExecutionReverted';
+  }
+}

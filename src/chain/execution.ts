@@ -1,0 +1,86 @@
+/**
+ * The bridge to @ethereumjs/vm: state managers over the chain's trie, VMs with RSK's opcodes, and
+ * the block context the EVM reads (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...).
+ */
+import type { Common } from '@ethereumjs/common';
+import { createEVM } from '@ethereumjs/evm';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address, type DB, ValueEncoding } from '@ethereumjs/util';
+import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
+import { REMASC_ADDRESS } from './addresses.js';
+import { RSK_CUSTOM_OPCODES } from './opcodes.js';
+
+export interface BlockContext {
+  number: bigint;
+  timestamp: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  minimumGasPrice: bigint;
+  /** Gas used by the block's earlier transactions (receipts' cumulative gas). */
+  gasUsed: bigint;
+}
+
+/** The hash of a canonical block by number, for BLOCKHASH. */
+export type BlockHashLookup = (number: bigint) => Promise<Uint8Array | undefined>;
+
+/** The block type runTx/runCall take; we hand them a plain object with the fields they read. */
+type VmBlock = NonNullable<RunTxOpts['block']>;
+
+const REMASC = new Address(REMASC_ADDRESS);
+const ZERO_HASH = new Uint8Array(32);
+
+export class Execution {
+  constructor(
+    readonly common: Common,
+    private readonly blockHashes: BlockHashLookup,
+  ) {}
+
+  /** A state manager positioned at `root`, reading and writing trie nodes through `db`. */
+  stateManager(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+    return new MerkleStateManager({ common: this.common, trie, caches: new Caches() });
+  }
+
+  async vm(stateManager: MerkleStateManager): Promise<VM> {
+    const blockchain = this.blockchainShim();
+    const evm = await createEVM({ common: this.common, stateManager, blockchain, customOpcodes: RSK_CUSTOM_OPCODES });
+    return createVM({ common: this.common, stateManager, blockchain, evm });
+  }
+
+  /**
+   * The execution view of an RSK block. Fees are credited to the REMASC contract (RSK pays miners
+   * later through it), so the EVM's coinbase is the REMASC address; COINBASE reads it too, as in
+   * rskj where the REMASC contract is the fee sink. BASEFEE (RSKIP412) reads `baseFeePerGas`,
+   * which carries the block's minimumGasPrice; Petersburg rules ignore it everywhere else.
+   */
+  contextBlock(ctx: BlockContext): VmBlock {
+    return {
+      common: this.common,
+      header: {
+        number: ctx.number,
+        coinbase: REMASC,
+        timestamp: ctx.timestamp,
+        difficulty: ctx.difficulty,
+        prevRandao: ZERO_HASH,
+        gasLimit: ctx.gasLimit,
+        gasUsed: ctx.gasUsed,
+        baseFeePerGas: ctx.minimumGasPrice,
+        getBlobGasPrice: () => undefined,
+      },
+    } as unknown as VmBlock;
+  }
+
+  private blockchainShim() {
+    const lookup = this.blockHashes;
+    const shim = {
+      async getBlock(number: number) {
+        const hash = (await lookup(BigInt(number))) ?? ZERO_HASH;
+        return { hash: () => hash };
+      },
+      async putBlock() {},
+      shallowCopy: () => shim,
+    };
+    return shim;
+  }
+}

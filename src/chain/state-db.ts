@@ -1,0 +1,65 @@
+/**
+ * The key-value store under the state trie (@ethereumjs/mpt's `DB` interface). Writes made while a
+ * block is built stay in memory until the chain store commits them in the same atomic batch as
+ * the block, so a crash never leaves a head whose state is missing. Nodes are never deleted: the
+ * state of every block stays readable (no pruning), and a revert only moves the head.
+ */
+import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { hexToBytes } from '@ethereumjs/util';
+import { Lru } from './lru.js';
+import { type Kv, stateNodeKey } from './store-keys.js';
+
+/** Trie nodes kept in memory after a disk read; the head's hot paths touch the same few thousand. */
+const NODE_CACHE_ENTRIES = 200_000;
+
+export class StateDb implements DB<string, Uint8Array> {
+  private pending = new Map<string, Uint8Array>();
+  private readonly cache = new Lru<string, Uint8Array>(NODE_CACHE_ENTRIES);
+
+  constructor(private readonly kv: Kv) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const value = this.pending.get(key) ?? this.cache.get(key);
+    if (value !== undefined) return value;
+    const stored = await this.kv.get(stateNodeKey(hexToBytes(`0x${key}`)));
+    if (stored !== undefined) this.cache.set(key, stored);
+    return stored;
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.pending.set(key, value);
+  }
+
+  /** The trie only deletes without pruning when it drops its own uncommitted nodes. */
+  async del(key: string): Promise<void> {
+    this.pending.delete(key);
+  }
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.pending.set(op.key, op.value);
+      else this.pending.delete(op.key);
+    }
+  }
+
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** Hands the buffered nodes to the caller's batch and starts a new buffer. */
+  takePending(): Array<{ key: Uint8Array; value: Uint8Array }> {
+    const ops: Array<{ key: Uint8Array; value: Uint8Array }> = [];
+    for (const [key, value] of this.pending) {
+      ops.push({ key: stateNodeKey(hexToBytes(`0x${key}`)), value });
+      this.cache.set(key, value);
+    }
+    this.pending = new Map();
+    return ops;
+  }
+
+  discardPending(): void {
+    this.pending = new Map();
+  }
+}

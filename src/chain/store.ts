@@ -1,0 +1,136 @@
+/**
+ * A network's persistent chain: blocks, receipts and their indexes in LevelDB, plus the state
+ * trie's nodes (state-db.ts). Each block is committed in one atomic batch together with the
+ * state nodes it created and the new head pointer, so a crash at any instant leaves the last
+ * committed head with its state, receipts and indexes intact.
+ */
+import { Level } from 'level';
+import { MemoryLevel } from 'memory-level';
+import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js';
+import { Lru } from './lru.js';
+import { type ReceiptRecord, decodeStoredReceipts, encodeStoredReceipts } from './receipt.js';
+import { StateDb } from './state-db.js';
+import {
+  type Kv,
+  blockKey,
+  decodeNumber,
+  encodeNumber,
+  hashToNumberKey,
+  headKey,
+  metaKey,
+  receiptsKey,
+  txLocationKey,
+} from './store-keys.js';
+
+/** Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. */
+const RECENT_BLOCKS = 1024;
+
+export interface TxLocation {
+  blockNumber: bigint;
+  index: number;
+}
+
+type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
+export class ChainStore {
+  readonly stateDb: StateDb;
+  private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
+  private readonly receipts = new Lru<bigint, ReceiptRecord[]>(RECENT_BLOCKS);
+
+  private constructor(private readonly kv: Kv) {
+    this.stateDb = new StateDb(kv);
+  }
+
+  /** `location` undefined keeps everything in memory (`--in-memory`). */
+  static async open(location: string | undefined): Promise<ChainStore> {
+    const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
+    const kv: Kv = location === undefined ? new MemoryLevel(options) : new Level(location, options);
+    await kv.open();
+    return new ChainStore(kv);
+  }
+
+  async close(): Promise<void> {
+    await this.kv.close();
+  }
+
+  async headNumber(): Promise<bigint | undefined> {
+    const head = await this.kv.get(headKey());
+    return head === undefined ? undefined : decodeNumber(head);
+  }
+
+  async getBlock(number: bigint): Promise<RskBlock | undefined> {
+    const cached = this.blocks.get(number);
+    if (cached !== undefined) return cached;
+    const bytes = await this.kv.get(blockKey(number));
+    if (bytes === undefined) return undefined;
+    const block = decodeStoredBlock(bytes);
+    this.blocks.set(number, block);
+    return block;
+  }
+
+  async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    const bytes = await this.kv.get(hashToNumberKey(hash));
+    return bytes === undefined ? undefined : decodeNumber(bytes);
+  }
+
+  async getReceipts(number: bigint): Promise<ReceiptRecord[] | undefined> {
+    const cached = this.receipts.get(number);
+    if (cached !== undefined) return cached;
+    const bytes = await this.kv.get(receiptsKey(number));
+    if (bytes === undefined) return undefined;
+    const receipts = decodeStoredReceipts(bytes);
+    this.receipts.set(number, receipts);
+    return receipts;
+  }
+
+  async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
+    const bytes = await this.kv.get(txLocationKey(hash));
+    if (bytes === undefined) return undefined;
+    return { blockNumber: decodeNumber(bytes), index: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8) };
+  }
+
+  async getMeta(name: string): Promise<Uint8Array | undefined> {
+    return this.kv.get(metaKey(name));
+  }
+
+  async putMeta(name: string, value: Uint8Array): Promise<void> {
+    await this.kv.put(metaKey(name), value);
+  }
+
+  /** Stores a block as the new head, with its receipts, indexes and buffered state, atomically. */
+  async commitBlock(block: RskBlock, receipts: ReceiptRecord[]): Promise<void> {
+    const number = block.header.number;
+    const ops: BatchOp[] = this.stateDb.takePending().map(({ key, value }) => ({ type: 'put', key, value }));
+    ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
+    ops.push({ type: 'put', key: receiptsKey(number), value: encodeStoredReceipts(receipts) });
+    ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
+    block.transactions.forEach((tx, index) => {
+      const location = new Uint8Array(12);
+      location.set(encodeNumber(number));
+      new DataView(location.buffer).setUint32(8, index);
+      ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
+    });
+    ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
+    await this.kv.batch(ops);
+    this.blocks.set(number, block);
+    this.receipts.set(number, receipts);
+  }
+
+  /**
+   * Makes `number` the head and deletes every block above it with its receipts and indexes, in
+   * one batch. State nodes stay: they are shared by content hash and cost nothing to keep.
+   */
+  async truncateAbove(number: bigint, currentHead: bigint): Promise<void> {
+    const ops: BatchOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    for (let n = currentHead; n > number; n--) {
+      const block = await this.getBlock(n);
+      if (block === undefined) continue;
+      ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: receiptsKey(n) }, { type: 'del', key: hashToNumberKey(block.hash) });
+      for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
+      this.blocks.delete(n);
+      this.receipts.delete(n);
+    }
+    this.stateDb.discardPending();
+    await this.kv.batch(ops);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * JSON-RPC 2.0 envelope handling: parsing, batches, request validation, method lookup, parameter
+ * decoding, error shaping and safe serialization. Transports (HTTP, WebSocket, the in-process
+ * EIP-1193 provider) call `handleBody` or `handleRequest`.
+ *
+ * Choices:
+ *  - `jsonrpc`: a missing member is accepted (some hand-written clients and scripts omit it, and
+ *    being strict buys nothing); a present member that is not exactly "2.0" is -32600.
+ *  - Notifications (no `id`) are still answered, with `id: null`: over HTTP every request needs a
+ *    response body anyway, and the EIP-1193 provider awaits a result for every call.
+ *  - Check order: envelope (-32600) → unknown method (-32601, before any params checks) →
+ *    params shape (-32602 for a by-name object) → `decode` → handler.
+ *  - Batches run sequentially in request order so state-changing calls apply in order; each
+ *    element is answered and serialized independently, so one failure never loses the others.
+ *  - A result that cannot be serialized (a bigint leaking out of a handler, a cycle) becomes
+ *    -32603 for that response only.
+ */
+import { ErrorCode, InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError, httpStatusFor } from './errors.js';
+import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse, MethodSpec } from './types.js';
+
+export interface DispatcherOptions {
+  /** Largest accepted batch (rskj: 50). */
+  maxBatch: number;
+  /** Turns a non-`RpcError` thrown by a handler or decoder into an `RpcError`. */
+  mapError: (err: unknown, method: string) => RpcError;
+}
+
+export interface HttpResult {
+  status: number;
+  body: string;
+}
+
+const PARAMS_OBJECT_MESSAGE = 'params must be an array: RSK methods take positional params';
+const EMPTY: unknown[] = [];
+
+export class Dispatcher<Ctx> {
+  private readonly methods = new Map<string, MethodSpec<Ctx>>();
+
+  constructor(
+    methods: readonly MethodSpec<Ctx>[],
+    private readonly options: DispatcherOptions,
+  ) {
+    for (const m of methods) {
+      if (this.methods.has(m.name)) throw new Error(`duplicate RPC method ${m.name}`);
+      this.methods.set(m.name, m);
+    }
+  }
+
+  methodNames(): string[] {
+    return [...this.methods.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.methods.has(name);
+  }
+
+  /** Handles a raw HTTP body: one request or a batch. */
+  async handleBody(body: string, ctx: Ctx): Promise<HttpResult> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return single(failure(null, new ParseError()));
+    }
+    if (!Array.isArray(parsed)) {
+      const res = await this.handleRequest(parsed, ctx);
+      const text = serializeResponse(res);
+      return { status: 'error' in res ? httpStatusFor(res.error.code) : 200, body: text };
+    }
+    if (parsed.length === 0) return single(failure(null, new InvalidRequest('empty batch')));
+    const max = this.options.maxBatch;
+    if (parsed.length > max) {
+      return single(
+        failure(null, new InvalidRequest(`Cannot dispatch batch requests. ${max} is the max number of supported batch requests`)),
+      );
+    }
+    const parts = new Array<string>(parsed.length);
+    for (let i = 0; i < parsed.length; i++) {
+      parts[i] = serializeResponse(await this.handleRequest(parsed[i], ctx));
+    }
+    return { status: 200, body: `[${parts.join(',')}]` };
+  }
+
+  /** Handles one parsed request object. Never throws. */
+  async handleRequest(req: unknown, ctx: Ctx): Promise<JsonRpcResponse> {
+    if (typeof req !== 'object' || req === null || Array.isArray(req)) {
+      return failure(null, new InvalidRequest('invalid request: expected a JSON object'));
+    }
+    const r = req as Record<string, unknown>;
+    const id = r.id;
+    if (id !== undefined && id !== null && typeof id !== 'string' && typeof id !== 'number') {
+      return failure(null, new InvalidRequest('invalid request: id must be a string, a number or null'));
+    }
+    const rid: JsonRpcId = id === undefined ? null : id;
+    if (r.jsonrpc !== undefined && r.jsonrpc !== '2.0') {
+      return failure(rid, new InvalidRequest('invalid request: jsonrpc must be "2.0"'));
+    }
+    const name = r.method;
+    if (typeof name !== 'string' || name.length === 0) {
+      return failure(rid, new InvalidRequest('invalid request: method must be a non-empty string'));
+    }
+    const method = this.methods.get(name);
+    if (method === undefined) return failure(rid, new MethodNotFound(name));
+
+    const p = r.params;
+    let raw: unknown[];
+    if (p === undefined || p === null) raw = EMPTY;
+    else if (Array.isArray(p)) raw = p;
+    else if (typeof p === 'object') return failure(rid, new InvalidParams(PARAMS_OBJECT_MESSAGE));
+    else return failure(rid, new InvalidRequest('invalid request: params must be an array'));
+
+    try {
+      const result = await method.handler(ctx, method.decode(raw));
+      return { jsonrpc: '2.0', id: rid, result: result === undefined ? null : result };
+    } catch (err) {
+      return failure(rid, err instanceof RpcError ? err : this.mapError(err, name));
+    }
+  }
+
+  private mapError(err: unknown, method: string): RpcError {
+    try {
+      const mapped = this.options.mapError(err, method);
+      return mapped instanceof RpcError ? mapped : new InternalError();
+    } catch {
+      return new InternalError();
+    }
+  }
+}
+
+function failure(id: JsonRpcId, err: RpcError): JsonRpcFailure {
+  const error: JsonRpcFailure['error'] =
+    err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data };
+  return { jsonrpc: '2.0', id, error };
+}
+
+function single(res: JsonRpcFailure): HttpResult {
+  return { status: httpStatusFor(res.error.code), body: serializeResponse(res) };
+}
+
+/**
+ * JSON text of a response. If it cannot be serialized (e.g. a bigint leaked from a handler), the
+ * response is replaced by a -32603 error with the same id; this never throws.
+ */
+export function serializeResponse(res: JsonRpcResponse): string {
+  try {
+    return JSON.stringify(res);
+  } catch {
+    return JSON.stringify({
+      jsonrpc: '2.0',
+      id: res.id,
+      error: { code: ErrorCode.Internal, message: 'Internal server error: the response could not be serialized' },
+    });
+  }
+}

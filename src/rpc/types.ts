@@ -1,0 +1,60 @@
+/**
+ * Shared JSON-RPC types. Everything here is type-only except `defineMethod`, an identity function
+ * that lets TypeScript infer a method's parameter tuple from its `decode` function.
+ */
+import type { Address } from '@ethereumjs/util';
+
+export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
+
+/**
+ * A decoded block selector. Hash selectors come from a bare 32-byte hash string
+ * (`requireCanonical: false`) or an EIP-1898 `{ blockHash, requireCanonical? }` object.
+ */
+export type BlockSelector =
+  | { tag: BlockTag }
+  | { number: bigint }
+  | { hash: Uint8Array; requireCanonical: boolean };
+
+/** A decoded call object (eth_call, eth_estimateGas, eth_sendTransaction). Absent fields are not set. */
+export interface CallRequest {
+  from?: Address;
+  /** Absent (or `null` on the wire) means contract creation. */
+  to?: Address;
+  gas?: bigint;
+  gasPrice?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+  nonce?: bigint;
+}
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcSuccess {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: unknown;
+}
+
+export interface JsonRpcFailure {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  error: { code: number; message: string; data?: unknown };
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+/**
+ * One JSON-RPC method. `decode` turns the raw positional params into `P` (throwing `InvalidParams`);
+ * `handler` may be sync or async and must return JSON-ready values (hex strings, never bigint).
+ */
+export interface MethodSpec<Ctx, P = any> {
+  name: string;
+  doc: string;
+  decode: (raw: unknown[]) => P;
+  handler: (ctx: Ctx, params: P) => unknown;
+}
+
+/** Identity function: `defineMethod<Ctx, P>({...})` infers `P` from `decode`. */
+export function defineMethod<Ctx, P>(spec: MethodSpec<Ctx, P>): MethodSpec<Ctx, P> {
+  return spec;
+}
