@@ -59,6 +59,15 @@ export class Mempool {
     this.byHash.clear();
   }
 
+  senderKeys(): Iterable<string> {
+    return this.bySender.keys();
+  }
+
+  /** One sender's transactions, in no particular order. */
+  forSender(sender: string): Iterable<PoolTx> {
+    return this.bySender.get(sender)?.values() ?? [];
+  }
+
   /** Every sender's transactions, in nonce order. */
   *senders(): Iterable<[string, PoolTx[]]> {
     for (const [sender, nonces] of this.bySender) {

@@ -63,3 +63,38 @@ export class StateDb implements DB<string, Uint8Array> {
     this.pending = new Map();
   }
 }
+
+/**
+ * A throwaway layer over the state store: reads fall through, writes stay here. Used to build the
+ * pending block, whose state must never reach disk.
+ */
+export class OverlayDb implements DB<string, Uint8Array> {
+  private readonly writes = new Map<string, Uint8Array>();
+
+  constructor(private readonly base: DB<string, Uint8Array>) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.writes.get(key) ?? this.base.get(key);
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.writes.set(key, value);
+  }
+
+  async del(key: string): Promise<void> {
+    this.writes.delete(key);
+  }
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.writes.set(op.key, op.value);
+      else this.writes.delete(op.key);
+    }
+  }
+
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+}

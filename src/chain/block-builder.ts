@@ -1,0 +1,158 @@
+/**
+ * Builds the next block on top of a parent: executes transactions, closes the block with the
+ * REMASC transaction, and computes roots, bloom and paidFees. Sealing (merged-mining proof and
+ * hash) is separate (seal.ts) so that the pending block can be built without it.
+ */
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { EVMError } from '@ethereumjs/evm';
+import { runTx } from '@ethereumjs/vm';
+import type { RskBlock } from './block.js';
+import { ZERO_ADDRESS } from './addresses.js';
+import type { BlockContext, Execution } from './execution.js';
+import type { RskHeader } from './header.js';
+import type { PoolTx } from './mempool.js';
+import { type ReceiptRecord, encodeRskReceipt } from './receipt.js';
+import { type TxRecord, remascTransaction } from './transaction.js';
+
+export interface BlockTemplate {
+  coinbase: Uint8Array;
+  extraData: Uint8Array;
+  timestamp: bigint;
+  gasLimit: bigint;
+  minimumGasPrice: bigint;
+  difficulty: bigint;
+}
+
+export interface BuiltBlock {
+  /** Header without merged-mining fields. */
+  header: RskHeader;
+  transactions: TxRecord[];
+  receipts: ReceiptRecord[];
+  /** Pool entries that went into the block. */
+  included: PoolTx[];
+  /** Pool entries that can never be mined on this parent (stale nonce, cannot pay): drop them. */
+  invalid: PoolTx[];
+}
+
+const EMPTY = new Uint8Array(0);
+const BLOOM_BYTES = 256;
+const ZERO = new Address(ZERO_ADDRESS);
+
+export async function buildBlock(
+  execution: Execution,
+  stateDb: DB<string, Uint8Array>,
+  parent: RskBlock,
+  template: BlockTemplate,
+  candidates: PoolTx[],
+): Promise<BuiltBlock> {
+  const number = parent.header.number + 1n;
+  const stateManager = execution.stateManager(stateDb, parent.header.stateRoot);
+  const vm = await execution.vm(stateManager);
+  const context: BlockContext = {
+    number,
+    timestamp: template.timestamp,
+    difficulty: template.difficulty,
+    gasLimit: template.gasLimit,
+    minimumGasPrice: template.minimumGasPrice,
+    gasUsed: 0n,
+  };
+
+  const transactions: TxRecord[] = [];
+  const receipts: ReceiptRecord[] = [];
+  const included: PoolTx[] = [];
+  const invalid: PoolTx[] = [];
+  const logsBloom = new Uint8Array(BLOOM_BYTES);
+  let paidFees = 0n;
+
+  for (const candidate of candidates) {
+    // rskj's block builder skips (and evicts) transactions priced below the new block's minimum.
+    if (candidate.record.gasPrice < template.minimumGasPrice) {
+      invalid.push(candidate);
+      continue;
+    }
+    if (context.gasUsed + candidate.record.gasLimit > template.gasLimit) continue;
+    let result;
+    try {
+      result = await runTx(vm, {
+        tx: candidate.tx,
+        block: execution.contextBlock(context),
+        blockGasUsed: context.gasUsed,
+        skipHardForkValidation: true,
+      });
+    } catch {
+      // Nonce or balance no longer right on this parent: the transaction cannot be mined here.
+      invalid.push(candidate);
+      continue;
+    }
+    context.gasUsed += result.totalGasSpent;
+    paidFees += result.amountSpent;
+    const bloom = result.bloom.bitvector;
+    for (let i = 0; i < BLOOM_BYTES; i++) logsBloom[i]! |= bloom[i]!;
+    receipts.push({
+      success: result.execResult.exceptionError === undefined,
+      cumulativeGasUsed: context.gasUsed,
+      gasUsed: result.totalGasSpent,
+      logsBloom: bloom,
+      logs: (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
+      contractAddress: result.createdAddress?.bytes,
+    });
+    transactions.push(candidate.record);
+    included.push(candidate);
+  }
+
+  // REMASC closes the block; like rskj it advances the zero sender's nonce (nonce = number - 1).
+  const remasc = remascTransaction(number);
+  const zeroAccount = (await stateManager.getAccount(ZERO)) ?? new Account();
+  zeroAccount.nonce += 1n;
+  await stateManager.putAccount(ZERO, zeroAccount);
+  transactions.push(remasc);
+  receipts.push({
+    success: true,
+    cumulativeGasUsed: context.gasUsed,
+    gasUsed: 0n,
+    logsBloom: new Uint8Array(BLOOM_BYTES),
+    logs: [],
+    contractAddress: undefined,
+  });
+
+  const stateRoot = await stateManager.getStateRoot();
+  const header: RskHeader = {
+    parentHash: parent.hash,
+    unclesHash: KECCAK256_RLP_ARRAY,
+    coinbase: template.coinbase,
+    stateRoot,
+    txTrieRoot: await trieRoot(transactions.map((tx) => tx.raw)),
+    receiptTrieRoot: await trieRoot(receipts.map(encodeRskReceipt)),
+    logsBloom,
+    difficulty: template.difficulty,
+    number,
+    gasLimit: template.gasLimit,
+    gasUsed: context.gasUsed,
+    timestamp: template.timestamp,
+    extraData: template.extraData,
+    paidFees,
+    minimumGasPrice: template.minimumGasPrice,
+    uncleCount: 0,
+    ummRoot: EMPTY,
+    bitcoinMergedMiningHeader: EMPTY,
+    bitcoinMergedMiningMerkleProof: EMPTY,
+    bitcoinMergedMiningCoinbaseTransaction: EMPTY,
+  };
+  return { header, transactions, receipts, included, invalid };
+}
+
+/**
+ * Root of a trie keyed by RLP(index), as Ethereum builds transaction and receipt roots. (RSK's
+ * own roots come from its binary Unitrie; see docs/decisions.md.)
+ */
+export async function trieRoot(values: Uint8Array[]): Promise<Uint8Array> {
+  const trie = new MerklePatriciaTrie();
+  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
+  return trie.root();
+}
+
+export function isRevert(error: EVMError | undefined): boolean {
+  return error?.error === EVMError.errorMessages.REVERT;
+}

@@ -1,0 +1,108 @@
+/** eth_call and eth_estimateGas: execution against a block's state that creates no transaction. */
+import { createLegacyTx } from '@ethereumjs/tx';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address } from '@ethereumjs/util';
+import type { EVMResult } from '@ethereumjs/evm';
+import { isRevert } from './block-builder.js';
+import { RSK_TX_PARAMS } from './common.js';
+import { ExecutionReverted } from './errors.js';
+import type { Execution } from './execution.js';
+import type { RskHeader } from './header.js';
+
+/** rskj rpc.callGasCap: the most gas an eth_call may use. */
+export const CALL_GAS_CAP = 10_000_000n;
+/** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
+export const GAS_ESTIMATION_CAP = 6_800_000n;
+
+export interface CallParams {
+  from?: Address;
+  to?: Address;
+  gas?: bigint;
+  gasPrice?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+}
+
+export interface CallResult {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  reverted: boolean;
+  /** Set when execution failed for a reason other than REVERT (rskj answers these without error). */
+  error: string | undefined;
+}
+
+const ZERO = new Address(new Uint8Array(20));
+
+async function execute(execution: Execution, state: MerkleStateManager, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
+  const vm = await execution.vm(state);
+  const caller = params.from ?? ZERO;
+  return vm.evm.runCall({
+    caller,
+    origin: caller,
+    to: params.to,
+    value: params.value ?? 0n,
+    data: params.data ?? new Uint8Array(0),
+    gasLimit,
+    gasPrice: params.gasPrice ?? 0n,
+    // rskj's eth_call checks neither nonce nor balance.
+    skipBalance: true,
+    block: execution.contextBlock({
+      number: header.number,
+      timestamp: header.timestamp,
+      difficulty: header.difficulty,
+      gasLimit: header.gasLimit,
+      minimumGasPrice: header.minimumGasPrice,
+      gasUsed: 0n,
+    }),
+  });
+}
+
+export async function runCall(execution: Execution, state: MerkleStateManager, header: RskHeader, params: CallParams): Promise<CallResult> {
+  const gas = params.gas === undefined || params.gas > CALL_GAS_CAP ? CALL_GAS_CAP : params.gas;
+  const result = await execute(execution, state, header, params, gas);
+  const error = result.execResult.exceptionError;
+  return {
+    returnValue: result.execResult.returnValue,
+    gasUsed: result.execResult.executionGasUsed,
+    reverted: isRevert(error),
+    error: error === undefined || isRevert(error) ? undefined : error.error,
+  };
+}
+
+function intrinsicGas(execution: Execution, params: CallParams): bigint {
+  const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, { common: execution.common, params: RSK_TX_PARAMS });
+  return tx.getIntrinsicGas();
+}
+
+/**
+ * The least gas limit with which the transaction succeeds, found by binary search on our own EVM
+ * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
+ * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
+ */
+export async function estimateGas(execution: Execution, freshState: () => MerkleStateManager, header: RskHeader, params: CallParams): Promise<bigint> {
+  let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
+  if (params.gas !== undefined && params.gas < cap) cap = params.gas;
+  const intrinsic = intrinsicGas(execution, params);
+  const attempt = async (gas: bigint) =>
+    gas < intrinsic ? undefined : execute(execution, freshState(), header, params, gas - intrinsic);
+  const succeeds = async (gas: bigint) => {
+    const result = await attempt(gas);
+    return result !== undefined && result.execResult.exceptionError === undefined;
+  };
+
+  const first = await attempt(cap);
+  if (first === undefined) return cap;
+  const error = first.execResult.exceptionError;
+  if (isRevert(error)) throw new ExecutionReverted(first.execResult.returnValue);
+  if (error !== undefined) return cap;
+
+  let low = intrinsic + first.execResult.executionGasUsed;
+  if (await succeeds(low)) return low;
+  let high = cap;
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (await succeeds(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
+}

@@ -1,0 +1,363 @@
+/**
+ * One network's chain engine: the facade the RPC layer talks to. It owns the store, the pool and
+ * block production; every mutation runs under one lock so blocks are built one at a time.
+ */
+import type { Common } from '@ethereumjs/common';
+import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, hexToBytes } from '@ethereumjs/util';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
+import type { RskBlock } from './block.js';
+import { blockRlpLength } from './block.js';
+import { type BuiltBlock, buildBlock } from './block-builder.js';
+import { RSK_TX_PARAMS, createRskCommon } from './common.js';
+import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
+import { ChainError } from './errors.js';
+import { Execution } from './execution.js';
+import type { GenesisConfig } from './genesis.js';
+import { type RskHeader, baseHashForMergedMining, blockHash } from './header.js';
+import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
+import type { ReceiptRecord } from './receipt.js';
+import { sealBlock } from './seal.js';
+import { OverlayDb } from './state-db.js';
+import { ChainStore } from './store.js';
+import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
+import { decodeRawTransaction } from './tx-decode.js';
+import { validatePoolTransaction } from './tx-validation.js';
+import { type CallParams, type CallResult, runCall, estimateGas } from './call.js';
+
+export type NetworkName = 'testnet' | 'mainnet';
+
+export interface ChainOptions {
+  network: NetworkName;
+  genesis: GenesisConfig;
+  /** Directory of this network's LevelDB; undefined keeps the chain in memory. */
+  location: string | undefined;
+  /** Miner's minimum gas price target; on a new chain also the genesis minimum. */
+  minGasPrice?: bigint;
+  /** Miner's block gas limit target; on a new chain also the genesis gas limit. */
+  blockGasLimit?: bigint;
+  /** Wall clock in milliseconds (injectable for tests). */
+  now?: () => number;
+}
+
+/** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
+const MINED_EXTRA_DATA = RLP.encode([1, 'rsk-devnode']);
+const TARGETS_META = 'miner-targets';
+
+export interface TxLookup {
+  tx: TxRecord;
+  block: RskBlock;
+  index: number;
+}
+
+export class Chain {
+  readonly common: Common;
+  readonly chainId: bigint;
+  readonly accounts: readonly NodeAccount[] = [...DEV_ACCOUNTS, MINER_ACCOUNT];
+  readonly pool = new Mempool();
+  private readonly execution: Execution;
+  private headBlock!: RskBlock;
+  private lock: Promise<unknown> = Promise.resolve();
+  private pendingCache: { headHash: Uint8Array; poolVersion: number; built: Promise<PendingView> } | undefined;
+  private poolVersion = 0;
+  private minGasPriceTarget = 0n;
+  private gasLimitTarget = 0n;
+  private readonly now: () => number;
+
+  private constructor(
+    readonly network: NetworkName,
+    private readonly store: ChainStore,
+    options: ChainOptions,
+  ) {
+    this.common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
+    this.chainId = BigInt(options.genesis.chainId);
+    this.execution = new Execution(this.common, async (n) => (await this.blockByNumber(n))?.hash);
+    this.now = options.now ?? Date.now;
+  }
+
+  static async open(options: ChainOptions): Promise<Chain> {
+    const store = await ChainStore.open(options.location);
+    const chain = new Chain(options.network, store, options);
+    try {
+      await chain.load(options);
+    } catch (err) {
+      await store.close();
+      throw err;
+    }
+    return chain;
+  }
+
+  async close(): Promise<void> {
+    await this.serialize(() => this.store.close());
+  }
+
+  get head(): RskBlock {
+    return this.headBlock;
+  }
+
+  // ---- reads -------------------------------------------------------------------------------
+
+  async blockByNumber(number: bigint): Promise<RskBlock | undefined> {
+    if (number < 0n || number > this.headBlock.header.number) return undefined;
+    return this.store.getBlock(number);
+  }
+
+  async blockByHash(hash: Uint8Array): Promise<RskBlock | undefined> {
+    const number = await this.store.getBlockNumber(hash);
+    return number === undefined ? undefined : this.blockByNumber(number);
+  }
+
+  async receipts(block: RskBlock): Promise<ReceiptRecord[]> {
+    return (await this.store.getReceipts(block.header.number)) ?? [];
+  }
+
+  async transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
+    const location = await this.store.getTxLocation(hash);
+    if (location === undefined) return undefined;
+    const block = await this.blockByNumber(location.blockNumber);
+    const tx = block?.transactions[location.index];
+    return block === undefined || tx === undefined ? undefined : { tx, block, index: location.index };
+  }
+
+  pooledTransaction(hash: Uint8Array): TxRecord | undefined {
+    return this.pool.get(hash)?.record;
+  }
+
+  /** State reader at a block's state root (historical state is never pruned). */
+  stateAt(stateRoot: Uint8Array): MerkleStateManager {
+    return this.execution.stateManager(this.store.stateDb, stateRoot);
+  }
+
+  async account(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
+    return this.stateAt(stateRoot).getAccount(address);
+  }
+
+  get minimumGasPrice(): bigint {
+    return this.headBlock.header.minimumGasPrice;
+  }
+
+  gasPrice(): bigint {
+    return suggestedGasPrice(this.headBlock.header.minimumGasPrice);
+  }
+
+  /** The block the pool would produce next, built on latest without sealing (rskj's `pending`). */
+  pending(): Promise<PendingView> {
+    const cache = this.pendingCache;
+    if (cache !== undefined && cache.headHash === this.headBlock.hash && cache.poolVersion === this.poolVersion) return cache.built;
+    const built = this.buildPending();
+    this.pendingCache = { headHash: this.headBlock.hash, poolVersion: this.poolVersion, built };
+    built.catch(() => (this.pendingCache = undefined));
+    return built;
+  }
+
+  // ---- execution without a transaction ----------------------------------------------------------
+
+  async call(params: CallParams, header: RskHeader): Promise<CallResult> {
+    return runCall(this.execution, this.stateAt(header.stateRoot), header, params);
+  }
+
+  async estimateGas(params: CallParams, header: RskHeader): Promise<bigint> {
+    return estimateGas(this.execution, () => this.stateAt(header.stateRoot), header, params);
+  }
+
+  // ---- transactions ----------------------------------------------------------------------------
+
+  /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const tx = decodeRawTransaction(raw, this.common);
+    return this.submit(tx, raw);
+  }
+
+  /** Signs with one of the node's keys and submits (eth_sendTransaction). */
+  async sendTransaction(request: {
+    from: Address;
+    to?: Address;
+    gas?: bigint;
+    gasPrice?: bigint;
+    value?: bigint;
+    data?: Uint8Array;
+    nonce?: bigint;
+  }): Promise<Uint8Array> {
+    const key = this.keyFor(request.from);
+    const nonce = request.nonce ?? (await this.pendingNonce(request.from));
+    const tx = createLegacyTx(
+      {
+        nonce,
+        gasPrice: request.gasPrice ?? this.minimumGasPrice,
+        gasLimit: request.gas ?? SEND_TRANSACTION_DEFAULT_GAS,
+        to: request.to,
+        value: request.value ?? 0n,
+        data: request.data ?? new Uint8Array(0),
+      },
+      { common: this.common, params: RSK_TX_PARAMS },
+    ).sign(key.privateKey);
+    return this.submit(tx, tx.serialize());
+  }
+
+  /** The state nonce plus the sender's run of pooled transactions. */
+  async pendingNonce(address: Address): Promise<bigint> {
+    const account = await this.account(this.headBlock.header.stateRoot, address);
+    let nonce = account?.nonce ?? 0n;
+    const pooled = new Set<bigint>();
+    for (const entry of this.pool.forSender(address.toString())) pooled.add(entry.record.nonce);
+    while (pooled.has(nonce)) nonce++;
+    return nonce;
+  }
+
+  keyFor(address: Address): NodeAccount {
+    const wanted = address.toString();
+    const account = this.accounts.find((a) => a.address === wanted);
+    if (account === undefined) throw new ChainError('unknownAccount', `Could not find account for address: ${wanted}`);
+    return account;
+  }
+
+  private async submit(tx: LegacyTx, raw: Uint8Array): Promise<Uint8Array> {
+    return this.serialize(async () => {
+      const sender = tx.getSenderAddress();
+      const account = await this.account(this.headBlock.header.stateRoot, sender);
+      validatePoolTransaction(tx, raw, sender.toString(), this.pool, {
+        blockGasLimit: this.headBlock.header.gasLimit,
+        minimumGasPrice: this.headBlock.header.minimumGasPrice,
+        account: account && { nonce: account.nonce, balance: account.balance },
+      });
+      this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
+      this.poolVersion++;
+      await this.mineLocked();
+      return tx.hash();
+    });
+  }
+
+  // ---- block production -------------------------------------------------------------------
+
+  /** Mines one block from the pool (evm_mine, automine). */
+  async mine(): Promise<RskBlock> {
+    return this.serialize(() => this.mineLocked());
+  }
+
+  private async mineLocked(): Promise<RskBlock> {
+    const parent = this.headBlock;
+    const candidates = await this.poolCandidates(parent);
+    const built = await buildBlock(this.execution, this.store.stateDb, parent, this.template(parent), candidates);
+    const block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
+    try {
+      await this.store.commitBlock(block, built.receipts);
+    } catch (err) {
+      this.store.stateDb.discardPending();
+      throw err;
+    }
+    for (const entry of [...built.included, ...built.invalid]) this.pool.remove(entry);
+    this.poolVersion++;
+    this.headBlock = block;
+    return block;
+  }
+
+  /** Pooled transactions that can run on `parent`, in block order. */
+  private async poolCandidates(parent: RskBlock): Promise<PoolTx[]> {
+    if (this.pool.size === 0) return [];
+    const state = this.stateAt(parent.header.stateRoot);
+    const nonces = new Map<string, bigint>();
+    for (const sender of this.pool.senderKeys()) {
+      nonces.set(sender, (await state.getAccount(new Address(hexToBytes(sender as `0x${string}`))))?.nonce ?? 0n);
+    }
+    return orderForBlock(this.pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
+  }
+
+  private template(parent: RskBlock) {
+    const nowSeconds = BigInt(Math.floor(this.now() / 1000));
+    const timestamp = nowSeconds > parent.header.timestamp ? nowSeconds : parent.header.timestamp + 1n;
+    return {
+      coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
+      extraData: MINED_EXTRA_DATA,
+      timestamp,
+      gasLimit: nextGasLimit(parent.header.gasLimit, this.gasLimitTarget),
+      minimumGasPrice: nextMinimumGasPrice(parent.header.minimumGasPrice, this.minGasPriceTarget),
+      difficulty: parent.header.difficulty,
+    };
+  }
+
+  private async buildPending(): Promise<PendingView> {
+    const parent = this.headBlock;
+    const candidates = await this.poolCandidates(parent);
+    const built = await buildBlock(this.execution, new OverlayDb(this.store.stateDb), parent, this.template(parent), candidates);
+    return { ...built, hashForMergedMining: baseHashForMergedMining(built.header), size: blockRlpLength(built.header, built.transactions) };
+  }
+
+  /** Runs `task` after every earlier mutation has finished; one block at a time. */
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.lock.then(task, task);
+    this.lock = run.catch(() => undefined);
+    return run;
+  }
+
+  // ---- start-up -------------------------------------------------------------------------------
+
+  private async load(options: ChainOptions): Promise<void> {
+    const headNumber = await this.store.headNumber();
+    if (headNumber === undefined) {
+      await this.createGenesis(options);
+    } else {
+      const head = await this.store.getBlock(headNumber);
+      if (head === undefined) throw new Error(`chain data is damaged: head block ${headNumber} is missing`);
+      this.headBlock = head;
+    }
+    const genesis = (await this.store.getBlock(0n))!;
+    const stored = await this.store.getMeta(TARGETS_META);
+    const [storedMgp, storedGasLimit] = stored === undefined ? [undefined, undefined] : (JSON.parse(new TextDecoder().decode(stored)) as [string, string]);
+    this.minGasPriceTarget = options.minGasPrice ?? (storedMgp !== undefined ? BigInt(storedMgp) : genesis.header.minimumGasPrice);
+    this.gasLimitTarget = options.blockGasLimit ?? (storedGasLimit !== undefined ? BigInt(storedGasLimit) : genesis.header.gasLimit);
+    const targets = JSON.stringify([this.minGasPriceTarget.toString(), this.gasLimitTarget.toString()]);
+    await this.store.putMeta(TARGETS_META, new TextEncoder().encode(targets));
+  }
+
+  private async createGenesis(options: ChainOptions): Promise<void> {
+    const { genesis } = options;
+    const stateManager = this.execution.stateManager(this.store.stateDb, KECCAK256_RLP);
+    for (const [address, balance] of genesis.alloc) {
+      await stateManager.putAccount(new Address(hexToBytes(address as `0x${string}`)), new Account(0n, balance));
+    }
+    const stateRoot = await stateManager.getStateRoot();
+    const empty = new Uint8Array(0);
+    const header: RskHeader = {
+      parentHash: new Uint8Array(32),
+      unclesHash: KECCAK256_RLP_ARRAY,
+      coinbase: genesis.coinbase,
+      stateRoot,
+      txTrieRoot: KECCAK256_RLP,
+      receiptTrieRoot: KECCAK256_RLP,
+      logsBloom: new Uint8Array(256),
+      difficulty: genesis.difficulty,
+      number: 0n,
+      gasLimit: options.blockGasLimit ?? genesis.gasLimit,
+      gasUsed: 0n,
+      timestamp: genesis.timestamp,
+      extraData: genesis.extraData,
+      paidFees: 0n,
+      minimumGasPrice: options.minGasPrice ?? genesis.minimumGasPrice,
+      uncleCount: 0,
+      ummRoot: empty,
+      bitcoinMergedMiningHeader: empty,
+      bitcoinMergedMiningMerkleProof: empty,
+      bitcoinMergedMiningCoinbaseTransaction: empty,
+    };
+    const block: RskBlock = {
+      header,
+      hash: blockHash(header),
+      hashForMergedMining: baseHashForMergedMining(header),
+      transactions: [],
+      size: blockRlpLength(header, []),
+      totalDifficulty: header.difficulty,
+    };
+    await this.store.commitBlock(block, []);
+    this.headBlock = block;
+  }
+}
+
+/** rskj's eth_sendTransaction default gas. */
+export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;
+
+export interface PendingView extends BuiltBlock {
+  hashForMergedMining: Uint8Array;
+  size: number;
+}
