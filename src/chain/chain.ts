@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
 import type { RskBlock } from './block.js';
@@ -125,9 +125,12 @@ export class Chain {
     return this.pool.get(hash)?.record;
   }
 
-  /** State reader at a block's state root (historical state is never pruned). */
-  stateAt(stateRoot: Uint8Array): MerkleStateManager {
-    return this.execution.stateManager(this.store.stateDb, stateRoot);
+  /**
+   * State reader at a block's state root (historical state is never pruned). The pending block's
+   * state lives in its own overlay, passed as `db`.
+   */
+  stateAt(stateRoot: Uint8Array, db: DB<string, Uint8Array> = this.store.stateDb): MerkleStateManager {
+    return this.execution.stateManager(db, stateRoot);
   }
 
   async account(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
@@ -154,12 +157,12 @@ export class Chain {
 
   // ---- execution without a transaction ----------------------------------------------------------
 
-  async call(params: CallParams, header: RskHeader): Promise<CallResult> {
-    return runCall(this.execution, this.stateAt(header.stateRoot), header, params);
+  async call(params: CallParams, target: StateTarget): Promise<CallResult> {
+    return runCall(this.execution, this.stateAt(target.header.stateRoot, target.db), target.header, params);
   }
 
-  async estimateGas(params: CallParams, header: RskHeader): Promise<bigint> {
-    return estimateGas(this.execution, () => this.stateAt(header.stateRoot), header, params);
+  async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
+    return estimateGas(this.execution, () => this.stateAt(target.header.stateRoot, target.db), target.header, params);
   }
 
   // ---- transactions ----------------------------------------------------------------------------
@@ -280,8 +283,15 @@ export class Chain {
   private async buildPending(): Promise<PendingView> {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
-    const built = await buildBlock(this.execution, new OverlayDb(this.store.stateDb), parent, this.template(parent), candidates);
-    return { ...built, hashForMergedMining: baseHashForMergedMining(built.header), size: blockRlpLength(built.header, built.transactions) };
+    const db = new OverlayDb(this.store.stateDb);
+    const built = await buildBlock(this.execution, db, parent, this.template(parent), candidates);
+    return {
+      ...built,
+      db,
+      hashForMergedMining: baseHashForMergedMining(built.header),
+      size: blockRlpLength(built.header, built.transactions),
+      totalDifficulty: parent.totalDifficulty + built.header.difficulty,
+    };
   }
 
   /** Runs `task` after every earlier mutation has finished; one block at a time. */
@@ -358,6 +368,15 @@ export class Chain {
 export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;
 
 export interface PendingView extends BuiltBlock {
+  /** Overlay holding the pending block's state. */
+  db: DB<string, Uint8Array>;
   hashForMergedMining: Uint8Array;
   size: number;
+  totalDifficulty: bigint;
+}
+
+/** Where a read runs: a block's header and, for the pending block, the overlay holding its state. */
+export interface StateTarget {
+  header: RskHeader;
+  db?: DB<string, Uint8Array>;
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+/** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
+import { parseArgs } from 'node:util';
+import { createNode, type NodeOptions } from './node.js';
+import { parseApiKeyFlag } from './node-keys.js';
+import type { LogLevel } from './logger.js';
+
+const HELP = `rsk-devnode: a local Rootstock (RSK) node
+
+Usage: rsk-devnode [flags]        (or: npm start -- [flags])
+
+  --port PORT              HTTP port (default 8545)
+  --host HOST              interface to listen on (default 127.0.0.1)
+  --data-dir DIR           where chains and keys are kept (default chain-data)
+  --in-memory              keep nothing on disk
+  --api-key KEY[:NETWORK]  an operator key for testnet (default) or mainnet; repeatable.
+                           Without any, one key per network is made and kept in the data dir.
+  --min-gas-price WEI      minimum gas price: genesis value of a new chain, else the miner's
+                           target, approached by at most 1% a block (default: genesis, 60000000)
+  --block-gas-limit GAS    block gas limit: genesis value of a new chain, else the miner's target
+                           (default: genesis, 6800000)
+  --skip-remasc            hide the REMASC transaction from RPC results (rskj rpc.skipRemasc)
+  --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
+  --help                   show this help
+`;
+
+function bigintFlag(name: string, value: string | undefined): bigint | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(value)) throw new Error(`--${name} ${value}: expected a non-negative integer`);
+  return BigInt(value);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8545' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: 'chain-data' },
+      'in-memory': { type: 'boolean', default: false },
+      'api-key': { type: 'string', multiple: true },
+      'min-gas-price': { type: 'string' },
+      'block-gas-limit': { type: 'string' },
+      'skip-remasc': { type: 'boolean', default: false },
+      'log-level': { type: 'string', default: 'info' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: expected 0-65535`);
+  const options: NodeOptions = {
+    dataDir: values['data-dir'],
+    inMemory: values['in-memory'],
+    apiKeys: (values['api-key'] ?? []).map(parseApiKeyFlag),
+    minGasPrice: bigintFlag('min-gas-price', values['min-gas-price']),
+    blockGasLimit: bigintFlag('block-gas-limit', values['block-gas-limit']),
+    skipRemasc: values['skip-remasc'],
+    logLevel: values['log-level'] as LogLevel,
+  };
+  const node = await createNode(options);
+  const server = await node.server(port, values.host);
+  const lines = node.apiKeys.map((k) => {
+    const chain = node.chains[k.network];
+    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}`;
+  });
+  process.stdout.write(
+    `rsk-devnode listening on ${server.url} (${options.inMemory ? 'in memory' : `data in ${options.dataDir}`})\n` +
+      `JSON-RPC URLs (keep them private; the key is the credential):\n${lines.join('\n')}\n`,
+  );
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    process.stdout.write(`${signal}: closing databases\n`);
+    node.close().then(
+      () => process.exit(0),
+      (err) => {
+        process.stderr.write(`error while closing: ${String(err)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`rsk-devnode: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,163 @@
+/**
+ * createNode: the two networks' chains, the operator's keys, the dispatcher, and (on request) the
+ * HTTP server. The library entry point and what the CLI runs.
+ */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Server } from 'node:http';
+import { Chain, type NetworkName } from './chain/chain.js';
+import { readGenesisFile } from './chain/genesis.js';
+import { Dispatcher, serializeResponse } from './rpc/dispatcher.js';
+import { RpcError } from './rpc/errors.js';
+import { mapError } from './rpc/map-error.js';
+import { METHODS } from './rpc/methods/index.js';
+import type { RpcContext, RpcOptions } from './rpc/context.js';
+import { createApp } from './server/app.js';
+import { createHttpServer, listen } from './server/http.js';
+import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
+import { createLogger, type LogLevel } from './logger.js';
+
+export const VERSION = '0.1.0';
+export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
+
+/** Most calls one batch may hold. */
+export const MAX_BATCH_SIZE = 1000;
+/** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
+export const UNAUTHORIZED_CODE = -32001;
+
+export interface NodeOptions {
+  /** Data directory (default chain-data); ignored with inMemory. */
+  dataDir?: string;
+  /** Keep everything in memory (default true for the library, false for the CLI). */
+  inMemory?: boolean;
+  /** Operator keys; without any, one per network is made (and kept in the data directory). */
+  apiKeys?: ApiKey[];
+  minGasPrice?: bigint;
+  blockGasLimit?: bigint;
+  skipRemasc?: boolean;
+  logLevel?: LogLevel;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export interface DevNode {
+  readonly chains: Readonly<Record<NetworkName, Chain>>;
+  readonly apiKeys: readonly ApiKey[];
+  /** Handles a raw JSON-RPC body for a network, as the HTTP path does after auth. */
+  handle(network: NetworkName, body: string): Promise<{ status: number; body: string }>;
+  server(port?: number, host?: string): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+const DEFAULT_GENESIS_DIR = fileURLToPath(new URL('../chain-data/', import.meta.url));
+
+async function genesisPath(dataDir: string | undefined, network: NetworkName): Promise<string> {
+  const file = `${network}.genesis.json`;
+  if (dataDir !== undefined) {
+    const own = join(dataDir, file);
+    try {
+      await access(own);
+      return own;
+    } catch {
+      // no genesis file of its own: use the packaged default
+    }
+  }
+  return join(DEFAULT_GENESIS_DIR, file);
+}
+
+export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
+  const inMemory = options.inMemory ?? true;
+  const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
+  const logger = createLogger(options.logLevel ?? 'info');
+  const chains = {} as Record<NetworkName, Chain>;
+  try {
+    for (const network of NETWORKS) {
+      chains[network] = await Chain.open({
+        network,
+        genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+        location: dataDir === undefined ? undefined : join(dataDir, network),
+        minGasPrice: options.minGasPrice,
+        blockGasLimit: options.blockGasLimit,
+      });
+    }
+  } catch (err) {
+    await Promise.all(Object.values(chains).map((c) => c.close()));
+    throw err;
+  }
+  const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
+  const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
+  const rpcOptions: RpcOptions = { skipRemasc: options.skipRemasc ?? false, clientVersion: CLIENT_VERSION };
+  const contexts = Object.fromEntries(NETWORKS.map((n) => [n, { chain: chains[n], options: rpcOptions }])) as Record<NetworkName, RpcContext>;
+  const dispatcher = new Dispatcher<RpcContext>(METHODS, {
+    maxBatch: MAX_BATCH_SIZE,
+    mapError: (err, method) => mapError(err, (unexpected) => logger.error({ err: unexpected, method }, 'unexpected error in RPC handler')),
+  });
+  const servers = new Set<Server>();
+
+  const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
+
+  const errorBody = (code: number, message: string) =>
+    serializeResponse({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+  const rpcRoute = {
+    handle(key: string, body: string) {
+      const network = keyToNetwork.get(key);
+      if (network === undefined) return Promise.resolve(unauthorized(body));
+      return handle(network, body);
+    },
+    errorBody,
+  };
+
+  return {
+    chains,
+    apiKeys,
+    handle,
+    async server(port = 0, host = '127.0.0.1') {
+      const app = createApp({
+        clientVersion: CLIENT_VERSION,
+        networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
+      });
+      const server = createHttpServer(rpcRoute, app);
+      const address = await listen(server, port, host);
+      servers.add(server);
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      return {
+        url,
+        port: address.port,
+        close: () => closeServer(server).then(() => void servers.delete(server)),
+      };
+    },
+    async close() {
+      await Promise.all([...servers].map(closeServer));
+      servers.clear();
+      await Promise.all(NETWORKS.map((n) => chains[n].close()));
+    },
+  };
+}
+
+/** 401 with a JSON-RPC error body; the request id is echoed when the body parses. */
+function unauthorized(body: string): { status: number; body: string } {
+  let id: unknown = null;
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) id = (parsed as { id?: unknown }).id ?? null;
+  } catch {
+    // not JSON: answer with id null
+  }
+  const error = new RpcError(UNAUTHORIZED_CODE, 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up: POST /<API_KEY>');
+  const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
+  return { status: 401, body: serializeResponse({ jsonrpc: '2.0', id: safeId, error: { code: error.code, message: error.message } }) };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+

@@ -1,0 +1,27 @@
+/** What a method handler gets: the network's chain and the node-wide RPC options. */
+import type { Chain } from '../chain/chain.js';
+import type { MethodSpec } from './types.js';
+
+export interface RpcOptions {
+  /** rskj rpc.skipRemasc: hide the REMASC transaction from block results. */
+  skipRemasc: boolean;
+  clientVersion: string;
+}
+
+export interface RpcContext {
+  chain: Chain;
+  options: RpcOptions;
+}
+
+/**
+ * Declares a method of our RPC table. Positional arguments let TypeScript infer the params tuple
+ * from `decode` before it types the handler (an object literal defeats that inference).
+ */
+export function method<P>(
+  name: string,
+  doc: string,
+  decode: (raw: unknown[]) => P,
+  handler: (ctx: RpcContext, params: P) => unknown,
+): MethodSpec<RpcContext, P> {
+  return { name, doc, decode, handler };
+}

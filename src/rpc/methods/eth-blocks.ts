@@ -1,0 +1,73 @@
+/** Blocks, uncles and transactions read by block. */
+import { method } from '../context.js';
+import { type BlockView, formatBlock, formatTransaction, quantity } from '../format.js';
+import { blockSelector, bool, hash32, params, quantity as quantityParam } from '../params.js';
+import { type Resolved, resolveBlock, toBlockView } from '../resolve.js';
+import type { BlockSelector } from '../types.js';
+import type { RpcContext } from '../context.js';
+
+const fullFlag = bool.as('fullTransactions').orDefault(false);
+const blockHash = hash32.as('blockHash');
+const blockId = blockSelector.as('block');
+const index = quantityParam.as('index');
+
+async function byHash(ctx: RpcContext, hash: Uint8Array): Promise<Resolved | undefined> {
+  return resolveBlock(ctx.chain, { hash, requireCanonical: false });
+}
+
+function visibleTransactions(ctx: RpcContext, view: BlockView) {
+  return ctx.options.skipRemasc ? view.transactions.filter((tx) => !tx.isRemasc) : view.transactions;
+}
+
+function transactionAt(ctx: RpcContext, resolved: Resolved | undefined, i: bigint) {
+  if (resolved === undefined) return null;
+  const view = toBlockView(resolved);
+  const tx = visibleTransactions(ctx, view)[Number(i)];
+  if (tx === undefined || i > BigInt(Number.MAX_SAFE_INTEGER)) return null;
+  const position = view.hash === undefined ? undefined : { blockHash: view.hash, blockNumber: view.header.number, index: Number(i) };
+  return formatTransaction(tx, position);
+}
+
+const block = (ctx: RpcContext, resolved: Resolved | undefined, full: boolean) =>
+  resolved === undefined ? null : formatBlock(toBlockView(resolved), full, ctx.options.skipRemasc);
+
+const txCount = (ctx: RpcContext, resolved: Resolved | undefined) =>
+  resolved === undefined ? null : quantity(visibleTransactions(ctx, toBlockView(resolved)).length);
+
+/** A single-node chain has no uncles: counts are 0 for known blocks, lookups null. */
+const uncleCount = (resolved: Resolved | undefined) => (resolved === undefined ? null : '0x0');
+
+export const ethBlockMethods = [
+  method('eth_getBlockByHash', 'Block by hash, or null.', params([blockHash, fullFlag]), async (ctx, [hash, full]) =>
+    block(ctx, await byHash(ctx, hash), full),
+  ),
+  method('eth_getBlockByNumber', 'Block by number or tag (pending included), or null.', params([blockId, fullFlag]), async (ctx, [id, full]) =>
+    block(ctx, await resolveBlock(ctx.chain, id), full),
+  ),
+  method('eth_getBlockTransactionCountByHash', 'Transactions in a block (REMASC included), or null.', params([blockHash]), async (ctx, [hash]) =>
+    txCount(ctx, await byHash(ctx, hash)),
+  ),
+  method('eth_getBlockTransactionCountByNumber', 'Transactions in a block (REMASC included), or null.', params([blockId]), async (ctx, [id]) =>
+    txCount(ctx, await resolveBlock(ctx.chain, id)),
+  ),
+  method('eth_getUncleCountByBlockHash', 'Uncles of a block: always 0x0 here.', params([blockHash]), async (ctx, [hash]) =>
+    uncleCount(await byHash(ctx, hash)),
+  ),
+  method('eth_getUncleCountByBlockNumber', 'Uncles of a block: always 0x0 here.', params([blockId]), async (ctx, [id]) =>
+    uncleCount(await resolveBlock(ctx.chain, id)),
+  ),
+  method('eth_getUncleByBlockHashAndIndex', 'Uncle by index: always null (no uncles).', params([blockHash, index]), () => null),
+  method('eth_getUncleByBlockNumberAndIndex', 'Uncle by index: always null (no uncles).', params([blockId, index]), () => null),
+  method(
+    'eth_getTransactionByBlockHashAndIndex',
+    'Transaction by block hash and position, or null.',
+    params([blockHash, index]),
+    async (ctx, [hash, i]) => transactionAt(ctx, await byHash(ctx, hash), i),
+  ),
+  method(
+    'eth_getTransactionByBlockNumberAndIndex',
+    'Transaction by block number or tag and position, or null.',
+    params([blockId, index]),
+    async (ctx, [id, i]: [BlockSelector, bigint]) => transactionAt(ctx, await resolveBlock(ctx.chain, id), i),
+  ),
+];

@@ -1,0 +1,75 @@
+/** eth_ methods about the node and network rather than chain data. */
+import { bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
+import { MINER_ACCOUNT } from '../../chain/accounts.js';
+import { sign } from '../../chain/crypto.js';
+import { method } from '../context.js';
+import { quantity } from '../format.js';
+import { address, data, noParams, params } from '../params.js';
+
+/** rskj's eth_protocolVersion: the highest "rsk" capability, 62. */
+const PROTOCOL_VERSION = '0x3e';
+
+export const ethNodeMethods = [
+  method(
+    'eth_chainId',
+    'Chain id: 0x1e mainnet, 0x1f testnet.',
+    noParams,
+    (ctx) => quantity(ctx.chain.chainId),
+  ),
+  method(
+    'eth_protocolVersion',
+    'RSK protocol version (0x3e, as rskj).',
+    noParams,
+    () => PROTOCOL_VERSION,
+  ),
+  method(
+    'eth_syncing',
+    'Always false: a local node has nothing to sync.',
+    noParams,
+    () => false,
+  ),
+  method(
+    'eth_coinbase',
+    "The miner's address (rskj's regtest miner account).",
+    noParams,
+    () => MINER_ACCOUNT.address,
+  ),
+  method(
+    'eth_mining',
+    'Whether the node mines blocks.',
+    noParams,
+    () => true,
+  ),
+  method(
+    'eth_hashrate',
+    'Hashes per second: 0x0, blocks are sealed without a search worth counting.',
+    noParams,
+    () => '0x0',
+  ),
+  method(
+    'eth_gasPrice',
+    "The latest block's minimum gas price times 1.1 (rskj's rpc.gasPriceMultiplier).",
+    noParams,
+    (ctx) => quantity(ctx.chain.gasPrice()),
+  ),
+  method(
+    'eth_accounts',
+    "Addresses whose keys the node holds: rskj's ten dev accounts, then the miner account.",
+    noParams,
+    (ctx) => ctx.chain.accounts.map((a) => a.address),
+  ),
+  method(
+    'eth_sign',
+    'Signs keccak256("\\x19Ethereum Signed Message:\\n" + len + message) with a node key; returns r‖s‖v (v 27/28).',
+    params([address, data.as('message')]),
+    (ctx, [signer, message]) => {
+      const key = ctx.chain.keyFor(signer);
+      const signature = sign(hashPersonalMessage(message), key.privateKey);
+      const out = new Uint8Array(65);
+      out.set(signature.r, 0);
+      out.set(signature.s, 32);
+      out[64] = 27 + signature.recovery;
+      return bytesToHex(out);
+    },
+  ),
+];

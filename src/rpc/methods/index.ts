@@ -1,0 +1,20 @@
+/** The method table: the single source of truth for what the node answers. */
+import type { MethodSpec } from '../types.js';
+import type { RpcContext } from '../context.js';
+import { ethBlockMethods } from './eth-blocks.js';
+import { ethNodeMethods } from './eth-node.js';
+import { ethStateMethods } from './eth-state.js';
+import { ethTransactionMethods } from './eth-transactions.js';
+import { netMethods } from './net.js';
+import { rskMethods } from './rsk.js';
+import { web3Methods } from './web3.js';
+
+export const METHODS: readonly MethodSpec<RpcContext>[] = [
+  ...web3Methods,
+  ...netMethods,
+  ...ethNodeMethods,
+  ...ethStateMethods,
+  ...ethBlockMethods,
+  ...ethTransactionMethods,
+  ...rskMethods,
+];
