@@ -5,9 +5,10 @@
  */
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { EVMError } from '@ethereumjs/evm';
-import { runTx } from '@ethereumjs/vm';
+import { type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
 import type { BlockContext, Execution } from './execution.js';
@@ -40,16 +41,20 @@ const EMPTY = new Uint8Array(0);
 const BLOOM_BYTES = 256;
 const ZERO = new Address(ZERO_ADDRESS);
 
+/** A VM whose state manager is positioned at the parent block's state root. */
+export interface Executor {
+  vm: VM;
+  stateManager: MerkleStateManager;
+}
+
 export async function buildBlock(
   execution: Execution,
-  stateDb: DB<string, Uint8Array>,
+  { vm, stateManager }: Executor,
   parent: RskBlock,
   template: BlockTemplate,
   candidates: PoolTx[],
 ): Promise<BuiltBlock> {
   const number = parent.header.number + 1n;
-  const stateManager = execution.stateManager(stateDb, parent.header.stateRoot);
-  const vm = await execution.vm(stateManager);
   const context: BlockContext = {
     number,
     timestamp: template.timestamp,

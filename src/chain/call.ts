@@ -1,9 +1,9 @@
 /** eth_call and eth_estimateGas: execution against a block's state that creates no transaction. */
 import { createLegacyTx } from '@ethereumjs/tx';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
-import type { EVMResult } from '@ethereumjs/evm';
+import type { EVM, EVMResult } from '@ethereumjs/evm';
 import { isRevert } from './block-builder.js';
+import type { CallRunner } from './call-runner.js';
 import { RSK_TX_PARAMS } from './common.js';
 import { ExecutionReverted } from './errors.js';
 import type { Execution } from './execution.js';
@@ -33,10 +33,13 @@ export interface CallResult {
 
 const ZERO = new Address(new Uint8Array(20));
 
-async function execute(execution: Execution, state: MerkleStateManager, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
-  const vm = await execution.vm(state);
+function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
+  return runner.run((evm) => callOn(evm, execution, header, params, gasLimit));
+}
+
+function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
   const caller = params.from ?? ZERO;
-  return vm.evm.runCall({
+  return evm.runCall({
     caller,
     origin: caller,
     to: params.to,
@@ -57,9 +60,9 @@ async function execute(execution: Execution, state: MerkleStateManager, header: 
   });
 }
 
-export async function runCall(execution: Execution, state: MerkleStateManager, header: RskHeader, params: CallParams): Promise<CallResult> {
+export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
   const gas = params.gas === undefined || params.gas > CALL_GAS_CAP ? CALL_GAS_CAP : params.gas;
-  const result = await execute(execution, state, header, params, gas);
+  const result = await execute(execution, runner, header, params, gas);
   const error = result.execResult.exceptionError;
   return {
     returnValue: result.execResult.returnValue,
@@ -79,12 +82,12 @@ function intrinsicGas(execution: Execution, params: CallParams): bigint {
  * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
  */
-export async function estimateGas(execution: Execution, freshState: () => MerkleStateManager, header: RskHeader, params: CallParams): Promise<bigint> {
+export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
   if (params.gas !== undefined && params.gas < cap) cap = params.gas;
   const intrinsic = intrinsicGas(execution, params);
   const attempt = async (gas: bigint) =>
-    gas < intrinsic ? undefined : execute(execution, freshState(), header, params, gas - intrinsic);
+    gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic);
   const succeeds = async (gas: bigint) => {
     const result = await attempt(gas);
     return result !== undefined && result.execResult.exceptionError === undefined;

@@ -5,12 +5,12 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
 import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
-import { type BuiltBlock, buildBlock } from './block-builder.js';
+import { type BuiltBlock, type Executor, buildBlock } from './block-builder.js';
 import { RSK_TX_PARAMS, createRskCommon } from './common.js';
 import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
 import { ChainError } from './errors.js';
@@ -26,6 +26,7 @@ import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
 import { decodeRawTransaction } from './tx-decode.js';
 import { validatePoolTransaction } from './tx-validation.js';
 import { type CallParams, type CallResult, runCall, estimateGas } from './call.js';
+import { CallRunner } from './call-runner.js';
 
 export type NetworkName = 'testnet' | 'mainnet';
 
@@ -60,6 +61,8 @@ export class Chain {
   private readonly execution: Execution;
   private headBlock!: RskBlock;
   private lock: Promise<unknown> = Promise.resolve();
+  private headRunner: CallRunner | undefined;
+  private miner: (Executor & { root: Uint8Array }) | undefined;
   private pendingCache: { headHash: Uint8Array; poolVersion: number; built: Promise<PendingView> } | undefined;
   private poolVersion = 0;
   private minGasPriceTarget = 0n;
@@ -158,11 +161,21 @@ export class Chain {
   // ---- execution without a transaction ----------------------------------------------------------
 
   async call(params: CallParams, target: StateTarget): Promise<CallResult> {
-    return runCall(this.execution, this.stateAt(target.header.stateRoot, target.db), target.header, params);
+    return runCall(this.execution, this.callRunner(target), target.header, params);
   }
 
   async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
-    return estimateGas(this.execution, () => this.stateAt(target.header.stateRoot, target.db), target.header, params);
+    return estimateGas(this.execution, this.callRunner(target), target.header, params);
+  }
+
+  /** The head's runner is kept while the head stays; other blocks get a throwaway one. */
+  private callRunner(target: StateTarget): CallRunner {
+    const { stateRoot } = target.header;
+    if (target.db !== undefined) return new CallRunner(this.execution, target.db, stateRoot);
+    if (this.headRunner?.stateRoot === stateRoot) return this.headRunner;
+    const runner = new CallRunner(this.execution, this.store.stateDb, stateRoot);
+    if (stateRoot === this.headBlock.header.stateRoot) this.headRunner = runner;
+    return runner;
   }
 
   // ---- transactions ----------------------------------------------------------------------------
@@ -242,18 +255,31 @@ export class Chain {
   private async mineLocked(): Promise<RskBlock> {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
-    const built = await buildBlock(this.execution, this.store.stateDb, parent, this.template(parent), candidates);
-    const block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
+    const miner = await this.minerAt(parent);
+    let block: RskBlock;
+    let built: BuiltBlock;
     try {
+      built = await buildBlock(this.execution, miner, parent, this.template(parent), candidates);
+      block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
       await this.store.commitBlock(block, built.receipts);
     } catch (err) {
+      this.miner = undefined;
       this.store.stateDb.discardPending();
       throw err;
     }
+    miner.root = block.header.stateRoot;
     for (const entry of [...built.included, ...built.invalid]) this.pool.remove(entry);
     this.poolVersion++;
     this.headBlock = block;
     return block;
+  }
+
+  /** The mining VM, kept across blocks while its state stays at the head's root. */
+  private async minerAt(parent: RskBlock): Promise<Executor & { root: Uint8Array }> {
+    if (this.miner !== undefined && equalsBytes(this.miner.root, parent.header.stateRoot)) return this.miner;
+    const stateManager = this.execution.stateManager(this.store.stateDb, parent.header.stateRoot);
+    this.miner = { stateManager, vm: await this.execution.vm(stateManager), root: parent.header.stateRoot };
+    return this.miner;
   }
 
   /** Pooled transactions that can run on `parent`, in block order. */
@@ -284,7 +310,9 @@ export class Chain {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
     const db = new OverlayDb(this.store.stateDb);
-    const built = await buildBlock(this.execution, db, parent, this.template(parent), candidates);
+    const stateManager = this.execution.stateManager(db, parent.header.stateRoot);
+    const executor = { stateManager, vm: await this.execution.vm(stateManager) };
+    const built = await buildBlock(this.execution, executor, parent, this.template(parent), candidates);
     return {
       ...built,
       db,

@@ -27,8 +27,17 @@ export function createHttpServer(rpc: RpcRoute, app: Express): Server {
       app(req, res);
       return;
     }
-    serveRpc(rpc, decodeURIComponent(match[1]!), req, res);
+    serveRpc(rpc, safeDecode(match[1]!), req, res);
   });
+}
+
+/** A malformed %-escape must not throw inside the request callback; it just matches no key. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerResponse): void {
