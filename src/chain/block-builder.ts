@@ -61,6 +61,7 @@ export async function buildBlock(
     difficulty: template.difficulty,
     gasLimit: template.gasLimit,
     minimumGasPrice: template.minimumGasPrice,
+    miner: template.coinbase,
     gasUsed: 0n,
   };
 

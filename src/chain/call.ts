@@ -55,6 +55,7 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
       difficulty: header.difficulty,
       gasLimit: header.gasLimit,
       minimumGasPrice: header.minimumGasPrice,
+      miner: header.coinbase,
       gasUsed: 0n,
     }),
   });

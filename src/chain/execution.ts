@@ -6,7 +6,7 @@ import type { Common } from '@ethereumjs/common';
 import { createEVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, type DB, ValueEncoding } from '@ethereumjs/util';
+import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
 import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
 import { REMASC_ADDRESS } from './addresses.js';
 import { RSK_CUSTOM_OPCODES } from './opcodes.js';
@@ -17,6 +17,8 @@ export interface BlockContext {
   difficulty: bigint;
   gasLimit: bigint;
   minimumGasPrice: bigint;
+  /** The block's miner (its `coinbase` header field), what the COINBASE opcode pushes. */
+  miner: Uint8Array;
   /** Gas used by the block's earlier transactions (receipts' cumulative gas). */
   gasUsed: bigint;
 }
@@ -50,9 +52,10 @@ export class Execution {
 
   /**
    * The execution view of an RSK block. Fees are credited to the REMASC contract (RSK pays miners
-   * later through it), so the EVM's coinbase is the REMASC address; COINBASE reads it too, as in
-   * rskj where the REMASC contract is the fee sink. BASEFEE (RSKIP412) reads `baseFeePerGas`,
-   * which carries the block's minimumGasPrice; Petersburg rules ignore it everywhere else.
+   * later through it), so the EVM's coinbase is the REMASC address. The COINBASE opcode
+   * (opcodes.ts) reads the miner from `prevRandao`, which Petersburg never uses.
+   * BASEFEE (RSKIP412) reads `baseFeePerGas`, which carries the block's minimumGasPrice;
+   * Petersburg rules ignore it everywhere else.
    */
   contextBlock(ctx: BlockContext): VmBlock {
     return {
@@ -62,7 +65,7 @@ export class Execution {
         coinbase: REMASC,
         timestamp: ctx.timestamp,
         difficulty: ctx.difficulty,
-        prevRandao: ZERO_HASH,
+        prevRandao: setLengthLeft(ctx.miner, 32),
         gasLimit: ctx.gasLimit,
         gasUsed: ctx.gasUsed,
         baseFeePerGas: ctx.minimumGasPrice,

@@ -19,6 +19,14 @@ function wordCount(length: bigint): bigint {
 
 export const RSK_CUSTOM_OPCODES: CustomOpcode[] = [
   {
+    // The EVM's coinbase is the REMASC contract, where fees go (execution.ts); COINBASE must still
+    // push the block's miner, which the execution block context carries in `prevRandao`.
+    opcode: 0x41,
+    opcodeName: 'COINBASE',
+    baseFee: GAS_BASE,
+    logicFunction: (runState: RunState) => runState.stack.push(runState.interpreter.getBlockPrevRandao()),
+  },
+  {
     opcode: 0x46,
     opcodeName: 'CHAINID',
     baseFee: GAS_BASE,

@@ -35,6 +35,10 @@ function wrap(block: RskBlock | undefined): Resolved | undefined {
 export async function stateTarget(chain: Chain, selector: BlockSelector): Promise<StateTarget> {
   const resolved = await resolveBlock(chain, selector);
   if (resolved === undefined) throw new ChainError('blockNotFound', `Block ${describeSelector(selector)} not found`);
+  return targetOf(resolved);
+}
+
+export function targetOf(resolved: Resolved): StateTarget {
   return resolved.pending ? { header: resolved.view.header, db: resolved.view.db } : { header: resolved.block.header };
 }
 

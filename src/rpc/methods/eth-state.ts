@@ -5,7 +5,7 @@ import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { revertError } from '../map-error.js';
 import { address, blockSelector, callRequest, params, quantity as quantityParam } from '../params.js';
-import { stateTarget } from '../resolve.js';
+import { resolveBlock, stateTarget, targetOf } from '../resolve.js';
 import type { BlockSelector, CallRequest } from '../types.js';
 
 const LATEST: BlockSelector = { tag: 'latest' };
@@ -32,8 +32,10 @@ export const ethStateMethods = [
       return quantity((await state.getAccount(account))?.nonce ?? 0n);
     },
   ),
-  method('eth_getCode', 'Code at an address at a block.', params([address, optionalBlock]), async (ctx, [account, block]) => {
-    const target = await stateTarget(ctx.chain, block);
+  method('eth_getCode', 'Code at an address at a block; null for an unknown block (as rskj).', params([address, optionalBlock]), async (ctx, [account, block]) => {
+    const resolved = await resolveBlock(ctx.chain, block);
+    if (resolved === undefined) return null;
+    const target = targetOf(resolved);
     return bytesToHex(await ctx.chain.stateAt(target.header.stateRoot, target.db).getCode(account));
   }),
   method(
