@@ -3,3 +3,5 @@ export { createNode, CLIENT_VERSION, MAX_BATCH_SIZE, UNAUTHORIZED_CODE } from '.
 export type { DevNode, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
 export type { NetworkName } from './chain/chain.js';
+export { Eip1193Provider, ProviderRpcError } from './provider.js';
+export type { RequestArguments } from './provider.js';

@@ -17,6 +17,7 @@ import { createApp } from './server/app.js';
 import { createHttpServer, listen } from './server/http.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
 import { createLogger, type LogLevel } from './logger.js';
+import { Eip1193Provider } from './provider.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -48,6 +49,10 @@ export interface RunningServer {
 export interface DevNode {
   readonly chains: Readonly<Record<NetworkName, Chain>>;
   readonly apiKeys: readonly ApiKey[];
+  /** EIP-1193 provider for the testnet chain, through the same dispatcher as HTTP. */
+  readonly provider: Eip1193Provider;
+  /** EIP-1193 provider for a network's chain. */
+  providerFor(network: NetworkName): Eip1193Provider;
   /** Handles a raw JSON-RPC body for a network, as the HTTP path does after auth. */
   handle(network: NetworkName, body: string): Promise<{ status: number; body: string }>;
   server(port?: number, host?: string): Promise<RunningServer>;
@@ -100,6 +105,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const servers = new Set<Server>();
 
   const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
+  const providers = Object.fromEntries(
+    NETWORKS.map((n) => [n, new Eip1193Provider((request) => dispatcher.handleRequest(request, contexts[n]), `0x${chains[n].chainId.toString(16)}`)]),
+  ) as Record<NetworkName, Eip1193Provider>;
 
   const errorBody = (code: number, message: string) =>
     serializeResponse({ jsonrpc: '2.0', id: null, error: { code, message } });
@@ -116,6 +124,8 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   return {
     chains,
     apiKeys,
+    provider: providers.testnet,
+    providerFor: (network) => providers[network],
     handle,
     async server(port = 0, host = '127.0.0.1') {
       const app = createApp({

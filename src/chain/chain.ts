@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
 import type { RskBlock } from './block.js';
@@ -21,6 +21,8 @@ import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
 import type { ReceiptRecord } from './receipt.js';
 import { sealBlock } from './seal.js';
 import { OverlayDb } from './state-db.js';
+import { Snapshots } from './snapshots.js';
+import { impersonatedTransaction } from './impersonation.js';
 import { ChainStore } from './store.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
 import { decodeRawTransaction } from './tx-decode.js';
@@ -46,6 +48,12 @@ export interface ChainOptions {
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
 const MINED_EXTRA_DATA = RLP.encode([1, 'rsk-devnode']);
 const TARGETS_META = 'miner-targets';
+/** head hash ‖ overriding state root: valid only while that block is the head. */
+const OVERRIDE_META = 'state-override';
+
+function overrideRecord(head: RskBlock, stateRoot: Uint8Array): Uint8Array {
+  return concatBytes(head.hash, stateRoot);
+}
 
 export interface TxLookup {
   tx: TxRecord;
@@ -65,6 +73,16 @@ export class Chain {
   private miner: (Executor & { root: Uint8Array }) | undefined;
   private pendingCache: { headHash: Uint8Array; poolVersion: number; built: Promise<PendingView> } | undefined;
   private poolVersion = 0;
+  /** Latest state when test-control methods changed the head's state (setBalance...); cleared by the next block. */
+  private stateOverride: Uint8Array | undefined;
+  private readonly snapshots = new Snapshots();
+  private readonly impersonated = new Set<string>();
+  private automine = true;
+  private intervalTimer: NodeJS.Timeout | undefined;
+  /** evm_increaseTime: seconds added to the next block's clock, then cleared (rskj). */
+  private timeOffset = 0n;
+  /** evm_setNextBlockTimestamp: the exact timestamp of the next block. */
+  private nextTimestamp: bigint | undefined;
   private minGasPriceTarget = 0n;
   private gasLimitTarget = 0n;
   private readonly now: () => number;
@@ -93,11 +111,23 @@ export class Chain {
   }
 
   async close(): Promise<void> {
+    this.setIntervalMining(0);
     await this.serialize(() => this.store.close());
   }
 
   get head(): RskBlock {
     return this.headBlock;
+  }
+
+  /** The state root reads of `block` use: the head's may be overridden by test-control methods. */
+  stateRootOf(block: RskBlock): Uint8Array {
+    return block === this.headBlock && this.stateOverride !== undefined ? this.stateOverride : block.header.stateRoot;
+  }
+
+  /** Where reads at `block` run. */
+  targetOf(block: RskBlock): StateTarget {
+    const stateRoot = this.stateRootOf(block);
+    return stateRoot === block.header.stateRoot ? { header: block.header } : { header: { ...block.header, stateRoot } };
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -152,6 +182,7 @@ export class Chain {
   pending(): Promise<PendingView> {
     const cache = this.pendingCache;
     if (cache !== undefined && cache.headHash === this.headBlock.hash && cache.poolVersion === this.poolVersion) return cache.built;
+    // poolVersion also moves on every state override, snapshot revert and mining-mode change.
     const built = this.buildPending();
     this.pendingCache = { headHash: this.headBlock.hash, poolVersion: this.poolVersion, built };
     built.catch(() => (this.pendingCache = undefined));
@@ -172,9 +203,9 @@ export class Chain {
   private callRunner(target: StateTarget): CallRunner {
     const { stateRoot } = target.header;
     if (target.db !== undefined) return new CallRunner(this.execution, target.db, stateRoot);
-    if (this.headRunner?.stateRoot === stateRoot) return this.headRunner;
+    if (this.headRunner !== undefined && equalsBytes(this.headRunner.stateRoot, stateRoot)) return this.headRunner;
     const runner = new CallRunner(this.execution, this.store.stateDb, stateRoot);
-    if (stateRoot === this.headBlock.header.stateRoot) this.headRunner = runner;
+    if (equalsBytes(stateRoot, this.stateRootOf(this.headBlock))) this.headRunner = runner;
     return runner;
   }
 
@@ -196,25 +227,23 @@ export class Chain {
     data?: Uint8Array;
     nonce?: bigint;
   }): Promise<Uint8Array> {
-    const key = this.keyFor(request.from);
-    const nonce = request.nonce ?? (await this.pendingNonce(request.from));
-    const tx = createLegacyTx(
-      {
-        nonce,
-        gasPrice: request.gasPrice ?? this.minimumGasPrice,
-        gasLimit: request.gas ?? SEND_TRANSACTION_DEFAULT_GAS,
-        to: request.to,
-        value: request.value ?? 0n,
-        data: request.data ?? new Uint8Array(0),
-      },
-      { common: this.common, params: RSK_TX_PARAMS },
-    ).sign(key.privateKey);
+    const fields = {
+      nonce: request.nonce ?? (await this.pendingNonce(request.from)),
+      gasPrice: request.gasPrice ?? this.minimumGasPrice,
+      gasLimit: request.gas ?? SEND_TRANSACTION_DEFAULT_GAS,
+      to: request.to,
+      value: request.value ?? 0n,
+      data: request.data ?? new Uint8Array(0),
+    };
+    const tx = this.impersonated.has(request.from.toString())
+      ? impersonatedTransaction(fields, request.from, this.common)
+      : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(this.keyFor(request.from).privateKey);
     return this.submit(tx, tx.serialize());
   }
 
   /** The state nonce plus the sender's run of pooled transactions. */
   async pendingNonce(address: Address): Promise<bigint> {
-    const account = await this.account(this.headBlock.header.stateRoot, address);
+    const account = await this.account(this.stateRootOf(this.headBlock), address);
     let nonce = account?.nonce ?? 0n;
     const pooled = new Set<bigint>();
     for (const entry of this.pool.forSender(address.toString())) pooled.add(entry.record.nonce);
@@ -232,7 +261,7 @@ export class Chain {
   private async submit(tx: LegacyTx, raw: Uint8Array): Promise<Uint8Array> {
     return this.serialize(async () => {
       const sender = tx.getSenderAddress();
-      const account = await this.account(this.headBlock.header.stateRoot, sender);
+      const account = await this.account(this.stateRootOf(this.headBlock), sender);
       validatePoolTransaction(tx, raw, sender.toString(), this.pool, {
         blockGasLimit: this.headBlock.header.gasLimit,
         minimumGasPrice: this.headBlock.header.minimumGasPrice,
@@ -240,26 +269,35 @@ export class Chain {
       });
       this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
       this.poolVersion++;
-      await this.mineLocked();
+      if (this.automine) await this.mineLocked();
       return tx.hash();
     });
   }
 
   // ---- block production -------------------------------------------------------------------
 
-  /** Mines one block from the pool (evm_mine, automine). */
-  async mine(): Promise<RskBlock> {
-    return this.serialize(() => this.mineLocked());
+  /** Mines one block from the pool (evm_mine, automine, interval mining). */
+  async mine(timestamp?: bigint): Promise<RskBlock> {
+    return this.serialize(() => this.mineLocked(timestamp));
   }
 
-  private async mineLocked(): Promise<RskBlock> {
+  /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
+  async mineMany(count: bigint, interval: bigint): Promise<void> {
+    await this.serialize(async () => {
+      for (let i = 0n; i < count; i++) {
+        await this.mineLocked(i === 0n ? undefined : this.headBlock.header.timestamp + interval);
+      }
+    });
+  }
+
+  private async mineLocked(timestamp?: bigint): Promise<RskBlock> {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
     const miner = await this.minerAt(parent);
     let block: RskBlock;
     let built: BuiltBlock;
     try {
-      built = await buildBlock(this.execution, miner, parent, this.template(parent), candidates);
+      built = await buildBlock(this.execution, miner, parent, this.template(parent, timestamp), candidates);
       block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
       await this.store.commitBlock(block, built.receipts);
     } catch (err) {
@@ -271,21 +309,25 @@ export class Chain {
     for (const entry of [...built.included, ...built.invalid]) this.pool.remove(entry);
     this.poolVersion++;
     this.headBlock = block;
+    this.stateOverride = undefined;
+    this.timeOffset = 0n;
+    this.nextTimestamp = undefined;
     return block;
   }
 
   /** The mining VM, kept across blocks while its state stays at the head's root. */
   private async minerAt(parent: RskBlock): Promise<Executor & { root: Uint8Array }> {
-    if (this.miner !== undefined && equalsBytes(this.miner.root, parent.header.stateRoot)) return this.miner;
-    const stateManager = this.execution.stateManager(this.store.stateDb, parent.header.stateRoot);
-    this.miner = { stateManager, vm: await this.execution.vm(stateManager), root: parent.header.stateRoot };
+    const root = this.stateRootOf(parent);
+    if (this.miner !== undefined && equalsBytes(this.miner.root, root)) return this.miner;
+    const stateManager = this.execution.stateManager(this.store.stateDb, root);
+    this.miner = { stateManager, vm: await this.execution.vm(stateManager), root };
     return this.miner;
   }
 
   /** Pooled transactions that can run on `parent`, in block order. */
   private async poolCandidates(parent: RskBlock): Promise<PoolTx[]> {
     if (this.pool.size === 0) return [];
-    const state = this.stateAt(parent.header.stateRoot);
+    const state = this.stateAt(this.stateRootOf(parent));
     const nonces = new Map<string, bigint>();
     for (const sender of this.pool.senderKeys()) {
       nonces.set(sender, (await state.getAccount(new Address(hexToBytes(sender as `0x${string}`))))?.nonce ?? 0n);
@@ -293,9 +335,14 @@ export class Chain {
     return orderForBlock(this.pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
   }
 
-  private template(parent: RskBlock) {
-    const nowSeconds = BigInt(Math.floor(this.now() / 1000));
-    const timestamp = nowSeconds > parent.header.timestamp ? nowSeconds : parent.header.timestamp + 1n;
+  /**
+   * rskj's MinerClock: max(now + offset, parent + 1); an explicit timestamp (evm_mine's argument or
+   * evm_setNextBlockTimestamp) wins but never goes back to or before the parent.
+   */
+  private template(parent: RskBlock, explicit?: bigint) {
+    const clock = BigInt(Math.floor(this.now() / 1000)) + this.timeOffset;
+    const wanted = explicit ?? this.nextTimestamp ?? clock;
+    const timestamp = wanted > parent.header.timestamp ? wanted : parent.header.timestamp + 1n;
     return {
       coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
       extraData: MINED_EXTRA_DATA,
@@ -310,7 +357,7 @@ export class Chain {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
     const db = new OverlayDb(this.store.stateDb);
-    const stateManager = this.execution.stateManager(db, parent.header.stateRoot);
+    const stateManager = this.execution.stateManager(db, this.stateRootOf(parent));
     const executor = { stateManager, vm: await this.execution.vm(stateManager) };
     const built = await buildBlock(this.execution, executor, parent, this.template(parent), candidates);
     return {
@@ -329,6 +376,133 @@ export class Chain {
     return run;
   }
 
+  // ---- test control (evm_*, hardhat_*, anvil_*) -----------------------------------------------
+
+  get isAutomine(): boolean {
+    return this.automine;
+  }
+
+  setAutomine(on: boolean): void {
+    this.automine = on;
+  }
+
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off. */
+  setIntervalMining(ms: number): void {
+    clearInterval(this.intervalTimer);
+    this.intervalTimer = undefined;
+    if (ms <= 0) return;
+    this.intervalTimer = setInterval(() => {
+      this.mine().catch(() => undefined);
+    }, ms);
+    this.intervalTimer.unref();
+  }
+
+  /** rskj: positive values add to the offset the next block consumes; returns the offset. */
+  increaseTime(seconds: bigint): bigint {
+    if (seconds > 0n) this.timeOffset += seconds;
+    return this.timeOffset;
+  }
+
+  setNextBlockTimestamp(timestamp: bigint): void {
+    const latest = this.headBlock.header.timestamp;
+    if (timestamp <= latest) {
+      throw new ChainError('invalidArgument', `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
+    }
+    this.nextTimestamp = timestamp;
+  }
+
+  snapshot(): Promise<bigint> {
+    return this.serialize(async () =>
+      this.snapshots.take({
+        headNumber: this.headBlock.header.number,
+        stateRoot: this.stateRootOf(this.headBlock),
+        timeOffset: this.timeOffset,
+        nextTimestamp: this.nextTimestamp,
+        pool: this.pool.entries(),
+      }),
+    );
+  }
+
+  /** Restores a snapshot: a head pointer move and deletion of the blocks above, never a replay. */
+  revert(id: bigint): Promise<boolean> {
+    return this.serialize(async () => {
+      const snapshot = this.snapshots.revertTo(id);
+      if (snapshot === undefined) return false;
+      await this.rewind(snapshot.headNumber, snapshot.stateRoot);
+      this.timeOffset = snapshot.timeOffset;
+      this.nextTimestamp = snapshot.nextTimestamp;
+      this.pool.restore(snapshot.pool);
+      return true;
+    });
+  }
+
+  /** Back to genesis: every block above it, every snapshot and the pool are dropped. */
+  reset(): Promise<void> {
+    return this.serialize(async () => {
+      this.snapshots.clear();
+      const genesis = (await this.store.getBlock(0n))!;
+      await this.rewind(0n, genesis.header.stateRoot);
+      this.timeOffset = 0n;
+      this.nextTimestamp = undefined;
+      this.pool.clear();
+    });
+  }
+
+  private async rewind(number: bigint, stateRoot: Uint8Array): Promise<void> {
+    const target = (await this.store.getBlock(number))!;
+    const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
+    await this.store.truncateAbove(number, this.headBlock.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
+    this.headBlock = target;
+    this.stateOverride = override;
+    this.headRunner = undefined;
+    this.poolVersion++;
+  }
+
+  setBalance(address: Address, balance: bigint): Promise<void> {
+    return this.modifyAccount(address, (account) => (account.balance = balance));
+  }
+
+  setNonce(address: Address, nonce: bigint): Promise<void> {
+    return this.modifyAccount(address, (account) => (account.nonce = nonce));
+  }
+
+  setCode(address: Address, code: Uint8Array): Promise<void> {
+    return this.modifyState((state) => state.putCode(address, code));
+  }
+
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.modifyState((state) => state.putStorage(address, slot, value));
+  }
+
+  impersonate(address: Address): void {
+    this.impersonated.add(address.toString());
+  }
+
+  stopImpersonating(address: Address): void {
+    this.impersonated.delete(address.toString());
+  }
+
+  private modifyAccount(address: Address, change: (account: Account) => void): Promise<void> {
+    return this.modifyState(async (state) => {
+      const account = (await state.getAccount(address)) ?? new Account();
+      change(account);
+      await state.putAccount(address, account);
+    });
+  }
+
+  /** Changes the latest state in place (the head keeps its hash), as Hardhat and anvil do. */
+  private modifyState(change: (state: MerkleStateManager) => Promise<void>): Promise<void> {
+    return this.serialize(async () => {
+      const state = this.stateAt(this.stateRootOf(this.headBlock));
+      await change(state);
+      const root = await state.getStateRoot();
+      await this.store.commitState(OVERRIDE_META, overrideRecord(this.headBlock, root));
+      this.stateOverride = root;
+      this.headRunner = undefined;
+      this.poolVersion++;
+    });
+  }
+
   // ---- start-up -------------------------------------------------------------------------------
 
   private async load(options: ChainOptions): Promise<void> {
@@ -340,6 +514,8 @@ export class Chain {
       if (head === undefined) throw new Error(`chain data is damaged: head block ${headNumber} is missing`);
       this.headBlock = head;
     }
+    const override = await this.store.getMeta(OVERRIDE_META);
+    if (override !== undefined && equalsBytes(override.subarray(0, 32), this.headBlock.hash)) this.stateOverride = override.slice(32);
     const genesis = (await this.store.getBlock(0n))!;
     const stored = await this.store.getMeta(TARGETS_META);
     const [storedMgp, storedGasLimit] = stored === undefined ? [undefined, undefined] : (JSON.parse(new TextDecoder().decode(stored)) as [string, string]);

@@ -10,7 +10,9 @@ export type ChainErrorKind =
   /** A block named by number or hash does not exist. */
   | 'blockNotFound'
   /** An account the node must sign for is not one of its keys. */
-  | 'unknownAccount';
+  | 'unknownAccount'
+  /** A test-control argument the chain cannot honour (e.g. a timestamp in the past). */
+  | 'invalidArgument';
 
 export class ChainError extends Error {
   constructor(

@@ -47,6 +47,21 @@ export class Mempool {
     return entry;
   }
 
+  /** Every entry, for a snapshot; `restore` puts them back as they were. */
+  entries(): PoolTx[] {
+    return [...this.byHash.values()];
+  }
+
+  restore(entries: PoolTx[]): void {
+    this.clear();
+    for (const entry of entries) {
+      let nonces = this.bySender.get(entry.sender);
+      if (nonces === undefined) this.bySender.set(entry.sender, (nonces = new Map()));
+      nonces.set(entry.record.nonce, entry);
+      this.byHash.set(bytesToHex(entry.record.hash), entry);
+    }
+  }
+
   remove(entry: PoolTx): void {
     this.byHash.delete(bytesToHex(entry.record.hash));
     const nonces = this.bySender.get(entry.sender);

@@ -116,12 +116,22 @@ export class ChainStore {
     this.receipts.set(number, receipts);
   }
 
+  /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
+  async commitState(metaName: string, metaValue: Uint8Array): Promise<void> {
+    const ops: BatchOp[] = this.stateDb.takePending().map(({ key, value }) => ({ type: 'put', key, value }));
+    ops.push({ type: 'put', key: metaKey(metaName), value: metaValue });
+    await this.kv.batch(ops);
+  }
+
   /**
    * Makes `number` the head and deletes every block above it with its receipts and indexes, in
-   * one batch. State nodes stay: they are shared by content hash and cost nothing to keep.
+   * one batch (with an optional meta record). State nodes stay: they are shared by content hash.
    */
-  async truncateAbove(number: bigint, currentHead: bigint): Promise<void> {
+  async truncateAbove(number: bigint, currentHead: bigint, meta?: { name: string; value: Uint8Array | undefined }): Promise<void> {
     const ops: BatchOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    if (meta !== undefined) {
+      ops.push(meta.value === undefined ? { type: 'del', key: metaKey(meta.name) } : { type: 'put', key: metaKey(meta.name), value: meta.value });
+    }
     for (let n = currentHead; n > number; n--) {
       const block = await this.getBlock(n);
       if (block === undefined) continue;

@@ -29,6 +29,7 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   invalidTransaction: ErrorCode.InvalidParams,
   blockNotFound: ErrorCode.InvalidRequest,
   unknownAccount: ErrorCode.InvalidParams,
+  invalidArgument: ErrorCode.InvalidParams,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

@@ -18,7 +18,8 @@ export interface RpcRoute {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const RPC_PATH = /^\/([^/?#]+)\/?(?:\?.*)?$/;
+/** `/<key>` (an empty key, plain `/`, is still an RPC call: it gets the 401 answer). */
+const RPC_PATH = /^\/([^/?#]*)\/?(?:\?.*)?$/;
 
 export function createHttpServer(rpc: RpcRoute, app: Express): Server {
   return createServer((req, res) => {
@@ -27,7 +28,7 @@ export function createHttpServer(rpc: RpcRoute, app: Express): Server {
       app(req, res);
       return;
     }
-    serveRpc(rpc, safeDecode(match[1]!), req, res);
+    serveRpc(rpc, safeDecode(match[1] ?? ''), req, res);
   });
 }
 

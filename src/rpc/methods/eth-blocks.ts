@@ -2,7 +2,8 @@
 import { method } from '../context.js';
 import { type BlockView, formatBlock, formatTransaction, quantity } from '../format.js';
 import { blockSelector, bool, hash32, params, quantity as quantityParam } from '../params.js';
-import { type Resolved, resolveBlock, toBlockView } from '../resolve.js';
+import { type Resolved, describeSelector, resolveBlock, toBlockView } from '../resolve.js';
+import { ChainError } from '../../chain/errors.js';
 import type { BlockSelector } from '../types.js';
 import type { RpcContext } from '../context.js';
 
@@ -34,8 +35,11 @@ const block = (ctx: RpcContext, resolved: Resolved | undefined, full: boolean) =
 const txCount = (ctx: RpcContext, resolved: Resolved | undefined) =>
   resolved === undefined ? null : quantity(visibleTransactions(ctx, toBlockView(resolved)).length);
 
-/** A single-node chain has no uncles: counts are 0 for known blocks, lookups null. */
-const uncleCount = (resolved: Resolved | undefined) => (resolved === undefined ? null : '0x0');
+/** A single-node chain has no uncles: 0x0 for a known block; rskj answers -32600 for an unknown one. */
+function uncleCount(resolved: Resolved | undefined, selector: BlockSelector): string {
+  if (resolved === undefined) throw new ChainError('blockNotFound', `Block ${describeSelector(selector)} not found`);
+  return '0x0';
+}
 
 export const ethBlockMethods = [
   method('eth_getBlockByHash', 'Block by hash, or null.', params([blockHash, fullFlag]), async (ctx, [hash, full]) =>
@@ -51,10 +55,10 @@ export const ethBlockMethods = [
     txCount(ctx, await resolveBlock(ctx.chain, id)),
   ),
   method('eth_getUncleCountByBlockHash', 'Uncles of a block: always 0x0 here.', params([blockHash]), async (ctx, [hash]) =>
-    uncleCount(await byHash(ctx, hash)),
+    uncleCount(await byHash(ctx, hash), { hash, requireCanonical: false }),
   ),
   method('eth_getUncleCountByBlockNumber', 'Uncles of a block: always 0x0 here.', params([blockId]), async (ctx, [id]) =>
-    uncleCount(await resolveBlock(ctx.chain, id)),
+    uncleCount(await resolveBlock(ctx.chain, id), id),
   ),
   method('eth_getUncleByBlockHashAndIndex', 'Uncle by index: always null (no uncles).', params([blockHash, index]), () => null),
   method('eth_getUncleByBlockNumberAndIndex', 'Uncle by index: always null (no uncles).', params([blockId, index]), () => null),

@@ -3,6 +3,7 @@ import { bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
 import { MINER_ACCOUNT } from '../../chain/accounts.js';
 import { sign } from '../../chain/crypto.js';
 import { method } from '../context.js';
+import { InvalidParams } from '../errors.js';
 import { quantity } from '../format.js';
 import { address, data, noParams, params } from '../params.js';
 
@@ -63,7 +64,8 @@ export const ethNodeMethods = [
     'Signs keccak256("\\x19Ethereum Signed Message:\\n" + len + message) with a node key; returns r‖s‖v (v 27/28).',
     params([address, data.as('message')]),
     (ctx, [signer, message]) => {
-      const key = ctx.chain.keyFor(signer);
+      const key = ctx.chain.accounts.find((account) => account.address === signer.toString());
+      if (key === undefined) throw new InvalidParams('Account not found');
       const signature = sign(hashPersonalMessage(message), key.privateKey);
       const out = new Uint8Array(65);
       out.set(signature.r, 0);

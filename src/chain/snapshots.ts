@@ -1,0 +1,34 @@
+/**
+ * evm_snapshot bookkeeping with rskj's semantics (reference 10.2): ids count from 1; reverting to
+ * an id keeps that snapshot usable and drops every later one.
+ */
+import type { PoolTx } from './mempool.js';
+
+export interface ChainSnapshot {
+  headNumber: bigint;
+  /** The latest state root, which differs from the head header's after a state override. */
+  stateRoot: Uint8Array;
+  timeOffset: bigint;
+  nextTimestamp: bigint | undefined;
+  pool: PoolTx[];
+}
+
+export class Snapshots {
+  private list: ChainSnapshot[] = [];
+
+  take(snapshot: ChainSnapshot): bigint {
+    this.list.push(snapshot);
+    return BigInt(this.list.length);
+  }
+
+  /** The snapshot with this id, dropping every later one; undefined for an unknown id. */
+  revertTo(id: bigint): ChainSnapshot | undefined {
+    if (id < 1n || id > BigInt(this.list.length)) return undefined;
+    this.list.length = Number(id);
+    return this.list[Number(id) - 1];
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+}

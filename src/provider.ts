@@ -1,0 +1,44 @@
+/**
+ * An EIP-1193 provider over the dispatcher, for in-process use without HTTP: ethers'
+ * BrowserProvider and viem's `custom` transport take it as they take a wallet's provider.
+ */
+import { EventEmitter } from 'node:events';
+import type { JsonRpcResponse } from './rpc/types.js';
+
+export interface RequestArguments {
+  method: string;
+  params?: readonly unknown[] | object;
+}
+
+/** EIP-1193's error: the JSON-RPC error's code, message and data. */
+export class ProviderRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'ProviderRpcError';
+  }
+}
+
+export type Dispatch = (request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }) => Promise<JsonRpcResponse>;
+
+export class Eip1193Provider extends EventEmitter {
+  private nextId = 1;
+
+  constructor(
+    private readonly dispatch: Dispatch,
+    chainId: string,
+  ) {
+    super();
+    // EIP-1193: `connect` once the provider can serve requests; listeners attach first.
+    queueMicrotask(() => this.emit('connect', { chainId }));
+  }
+
+  async request({ method, params }: RequestArguments): Promise<unknown> {
+    const response = await this.dispatch({ jsonrpc: '2.0', id: this.nextId++, method, params: params ?? [] });
+    if ('error' in response) throw new ProviderRpcError(response.error.code, response.error.message, response.error.data);
+    return response.result;
+  }
+}
