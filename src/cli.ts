@@ -20,6 +20,9 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --block-gas-limit GAS    block gas limit: genesis value of a new chain, else the miner's target
                            (default: genesis, 6800000)
   --skip-remasc            hide the REMASC transaction from RPC results (rskj rpc.skipRemasc)
+  --block-time SECONDS     interval mining: a block every SECONDS instead of one per transaction
+  --no-mining              manual mining: transactions wait in the pool until evm_mine
+  --profile hardhat        for Hardhat projects: answer as HardhatNetwork and hide REMASC
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
   --help                   show this help
 `;
@@ -28,6 +31,18 @@ function bigintFlag(name: string, value: string | undefined): bigint | undefined
   if (value === undefined) return undefined;
   if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(value)) throw new Error(`--${name} ${value}: expected a non-negative integer`);
   return BigInt(value);
+}
+
+function positiveNumberFlag(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!(n > 0)) throw new Error(`--${name} ${value}: expected a positive number`);
+  return n;
+}
+
+function profileFlag(value: string | undefined): 'hardhat' | undefined {
+  if (value === undefined || value === 'hardhat') return value;
+  throw new Error(`--profile ${value}: the only profile is "hardhat"`);
 }
 
 async function main(): Promise<void> {
@@ -40,7 +55,10 @@ async function main(): Promise<void> {
       'api-key': { type: 'string', multiple: true },
       'min-gas-price': { type: 'string' },
       'block-gas-limit': { type: 'string' },
-      'skip-remasc': { type: 'boolean', default: false },
+      'skip-remasc': { type: 'boolean' },
+      'block-time': { type: 'string' },
+      'no-mining': { type: 'boolean', default: false },
+      profile: { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
     },
@@ -59,6 +77,9 @@ async function main(): Promise<void> {
     minGasPrice: bigintFlag('min-gas-price', values['min-gas-price']),
     blockGasLimit: bigintFlag('block-gas-limit', values['block-gas-limit']),
     skipRemasc: values['skip-remasc'],
+    blockTime: positiveNumberFlag('block-time', values['block-time']),
+    mining: !values['no-mining'],
+    profile: profileFlag(values.profile),
     logLevel: values['log-level'] as LogLevel,
   };
   const node = await createNode(options);

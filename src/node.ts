@@ -37,8 +37,21 @@ export interface NodeOptions {
   minGasPrice?: bigint;
   blockGasLimit?: bigint;
   skipRemasc?: boolean;
+  /** Interval mining every N seconds instead of automine (`--block-time`). */
+  blockTime?: number;
+  /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
+  mining?: boolean;
+  /** 'hardhat': what a Hardhat project needs (see HARDHAT_PROFILE). */
+  profile?: 'hardhat';
   logLevel?: LogLevel;
 }
+
+/**
+ * Hardhat's network helpers accept a node only when web3_clientVersion starts with
+ * "HardhatNetwork" or "anvil", and its balance-change matchers refuse blocks holding more than
+ * one transaction: the profile answers as HardhatNetwork and hides REMASC (rskj's rpc.skipRemasc).
+ */
+export const HARDHAT_CLIENT_VERSION = `HardhatNetwork/2.22.0/rsk-devnode-${VERSION}`;
 
 export interface RunningServer {
   url: string;
@@ -96,7 +109,15 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   }
   const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
-  const rpcOptions: RpcOptions = { skipRemasc: options.skipRemasc ?? false, clientVersion: CLIENT_VERSION };
+  const hardhat = options.profile === 'hardhat';
+  const rpcOptions: RpcOptions = {
+    skipRemasc: options.skipRemasc ?? hardhat,
+    clientVersion: hardhat ? HARDHAT_CLIENT_VERSION : CLIENT_VERSION,
+  };
+  for (const chain of Object.values(chains)) {
+    if (options.mining === false || options.blockTime !== undefined) chain.setAutomine(false);
+    if (options.blockTime !== undefined && options.mining !== false) chain.setIntervalMining(options.blockTime * 1000);
+  }
   const contexts = Object.fromEntries(NETWORKS.map((n) => [n, { chain: chains[n], options: rpcOptions }])) as Record<NetworkName, RpcContext>;
   const dispatcher = new Dispatcher<RpcContext>(METHODS, {
     maxBatch: MAX_BATCH_SIZE,

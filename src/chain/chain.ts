@@ -154,6 +154,15 @@ export class Chain {
     return block === undefined || tx === undefined ? undefined : { tx, block, index: location.index };
   }
 
+  /** The pool split as rskj shows it: pending (runnable now, in nonce order) and queued (behind a gap). */
+  async poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
+    const runnable = new Set(await this.poolCandidates(this.headBlock));
+    const pending: PoolTx[] = [];
+    const queued: PoolTx[] = [];
+    for (const [, txs] of this.pool.senders()) for (const entry of txs) (runnable.has(entry) ? pending : queued).push(entry);
+    return { pending, queued };
+  }
+
   pooledTransaction(hash: Uint8Array): TxRecord | undefined {
     return this.pool.get(hash)?.record;
   }

@@ -35,11 +35,11 @@ function wrap(block: RskBlock | undefined): Resolved | undefined {
 export async function stateTarget(chain: Chain, selector: BlockSelector): Promise<StateTarget> {
   const resolved = await resolveBlock(chain, selector);
   if (resolved === undefined) throw new ChainError('blockNotFound', `Block ${describeSelector(selector)} not found`);
-  return targetOf(resolved);
+  return targetOf(chain, resolved);
 }
 
-export function targetOf(resolved: Resolved): StateTarget {
-  return resolved.pending ? { header: resolved.view.header, db: resolved.view.db } : { header: resolved.block.header };
+export function targetOf(chain: Chain, resolved: Resolved): StateTarget {
+  return resolved.pending ? { header: resolved.view.header, db: resolved.view.db } : chain.targetOf(resolved.block);
 }
 
 export function describeSelector(selector: BlockSelector): string {

@@ -35,7 +35,7 @@ export const ethStateMethods = [
   method('eth_getCode', 'Code at an address at a block; null for an unknown block (as rskj).', params([address, optionalBlock]), async (ctx, [account, block]) => {
     const resolved = await resolveBlock(ctx.chain, block);
     if (resolved === undefined) return null;
-    const target = targetOf(resolved);
+    const target = targetOf(ctx.chain, resolved);
     return bytesToHex(await ctx.chain.stateAt(target.header.stateRoot, target.db).getCode(account));
   }),
   method(

@@ -8,6 +8,8 @@ import { ethTransactionMethods } from './eth-transactions.js';
 import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
+import { testControlMethods } from './evm.js';
+import { txpoolMethods } from './txpool.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -17,4 +19,6 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...ethBlockMethods,
   ...ethTransactionMethods,
   ...rskMethods,
+  ...testControlMethods,
+  ...txpoolMethods,
 ];

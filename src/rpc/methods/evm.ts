@@ -1,0 +1,121 @@
+/**
+ * Test control: rskj's evm_ module (reference 10.2) and the helpers other ecosystems' tools call
+ * (Hardhat's hardhat_*, anvil's anvil_*), so viem's test client, Hardhat network helpers and
+ * Foundry scripts work unchanged.
+ */
+import { setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
+import { method } from '../context.js';
+import type { RpcContext } from '../context.js';
+import { quantity } from '../format.js';
+import { ParamError, address, bool, data, makeDecoder, params, quantity as quantityParam, quantityOrDecimal } from '../params.js';
+import type { MethodSpec } from '../types.js';
+
+/** rskj: a snapshot id is a 0x-hex string, anything else is "invalid snapshot id X". */
+const snapshotId = makeDecoder('snapshotId', (v) => {
+  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new ParamError(`invalid snapshot id ${JSON.stringify(v)}`);
+  return BigInt(v);
+});
+const seconds = quantityOrDecimal.as('seconds');
+const timestamp = quantityOrDecimal.as('timestamp');
+const slotValue = makeDecoder('value', (v) => {
+  const bytes = data.parse(v);
+  if (bytes.length > 32) throw new ParamError(`storage value has ${bytes.length} bytes, want at most 32`);
+  return setLengthLeft(bytes, 32);
+});
+
+const evmMethods = [
+  method('evm_snapshot', 'Records the chain (blocks, state, pool, clock); returns its id "0x1", "0x2", ...', params([]), async (ctx) =>
+    quantity(await ctx.chain.snapshot()),
+  ),
+  method(
+    'evm_revert',
+    'Restores a snapshot (which stays usable; later ones are dropped); false for an unknown id.',
+    params([snapshotId]),
+    (ctx, [id]) => ctx.chain.revert(id),
+  ),
+  method('evm_reset', 'Back to genesis: drops every block, snapshot and pooled transaction.', params([]), async (ctx) => {
+    await ctx.chain.reset();
+    return null;
+  }),
+  method('evm_mine', 'Mines one block, optionally at the given timestamp.', params([timestamp.optional]), async (ctx, [at]) => {
+    await ctx.chain.mine(at);
+    return null;
+  }),
+  method(
+    'evm_increaseTime',
+    'Adds seconds (decimal or hex) to the clock of the next block; returns the pending offset.',
+    params([seconds]),
+    (ctx, [s]) => quantity(ctx.chain.increaseTime(s)),
+  ),
+  method('evm_setNextBlockTimestamp', 'The exact timestamp of the next block.', params([timestamp]), (ctx, [at]) => {
+    ctx.chain.setNextBlockTimestamp(at);
+    return null;
+  }),
+  method('evm_startMining', 'Turns automine back on (a block per transaction).', params([]), (ctx) => {
+    ctx.chain.setAutomine(true);
+    return null;
+  }),
+  method('evm_stopMining', 'Manual mining: transactions wait in the pool until a block is mined.', params([]), (ctx) => {
+    ctx.chain.setAutomine(false);
+    ctx.chain.setIntervalMining(0);
+    return null;
+  }),
+  method('evm_setAutomine', 'Turns automine on or off.', params([bool.as('enabled')]), (ctx, [on]) => {
+    ctx.chain.setAutomine(on);
+    return true;
+  }),
+  method(
+    'evm_setIntervalMining',
+    'Mines a block every N milliseconds (Hardhat); 0 turns interval mining off.',
+    params([quantityOrDecimal.as('milliseconds')]),
+    (ctx, [ms]) => {
+      ctx.chain.setIntervalMining(Number(ms));
+      return true;
+    },
+  ),
+  method('anvil_setIntervalMining', 'Mines a block every N seconds (anvil); 0 turns interval mining off.', params([seconds]), (ctx, [s]) => {
+    ctx.chain.setIntervalMining(Number(s) * 1000);
+    return null;
+  }),
+];
+
+/** The methods Hardhat and anvil both have, under each prefix. */
+function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
+  return [
+    method(`${prefix}_mine`, 'Mines N blocks (default 1), interval seconds apart (default 1).', params([quantityOrDecimal.as('blocks').optional, seconds.optional]), async (ctx, [blocks, interval]) => {
+      await ctx.chain.mineMany(blocks ?? 1n, interval ?? 1n);
+      return null;
+    }),
+    method(`${prefix}_setBalance`, "Sets an account's balance in the latest state.", params([address, quantityParam.as('balance')]), async (ctx, [account, balance]) => {
+      await ctx.chain.setBalance(account, balance);
+      return true;
+    }),
+    method(`${prefix}_setNonce`, "Sets an account's nonce in the latest state.", params([address, quantityParam.as('nonce')]), async (ctx, [account, nonce]) => {
+      await ctx.chain.setNonce(account, nonce);
+      return true;
+    }),
+    method(`${prefix}_setCode`, "Sets an account's code in the latest state.", params([address, data.as('code')]), async (ctx, [account, code]) => {
+      await ctx.chain.setCode(account, code);
+      return true;
+    }),
+    method(
+      `${prefix}_setStorageAt`,
+      'Sets a storage slot in the latest state.',
+      params([address, quantityParam.as('slot'), slotValue]),
+      async (ctx, [account, slot, value]) => {
+        await ctx.chain.setStorageAt(account, setLengthLeft(bigIntToBytes(slot), 32), value);
+        return true;
+      },
+    ),
+    method(`${prefix}_impersonateAccount`, 'eth_sendTransaction may send as this address without its key.', params([address]), (ctx, [account]) => {
+      ctx.chain.impersonate(account);
+      return true;
+    }),
+    method(`${prefix}_stopImpersonatingAccount`, 'Ends impersonation of an address.', params([address]), (ctx, [account]) => {
+      ctx.chain.stopImpersonating(account);
+      return true;
+    }),
+  ];
+}
+
+export const testControlMethods: MethodSpec<RpcContext>[] = [...evmMethods, ...stateHelpers('hardhat'), ...stateHelpers('anvil')];
