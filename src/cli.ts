@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
 import { parseArgs } from 'node:util';
-import { createNode, type NodeOptions } from './node.js';
+import { createNode, type DevNode, type NodeOptions } from './node.js';
 import { parseApiKeyFlag } from './node-keys.js';
 import type { LogLevel } from './logger.js';
 
@@ -82,25 +82,16 @@ async function main(): Promise<void> {
     profile: profileFlag(values.profile),
     logLevel: values['log-level'] as LogLevel,
   };
-  const node = await createNode(options);
-  const server = await node.server(port, values.host);
-  const lines = node.apiKeys.map((k) => {
-    const chain = node.chains[k.network];
-    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}`;
-  });
-  process.stdout.write(
-    `rsk-devnode listening on ${server.url} (${options.inMemory ? 'in memory' : `data in ${options.dataDir}`})\n` +
-      `JSON-RPC URLs (keep them private; the key is the credential):\n${lines.join('\n')}\n`,
-  );
-
+  // Signal handlers first: a supervisor may stop the node the moment it sees the banner.
+  let node: DevNode | undefined;
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     process.stdout.write(`${signal}: closing databases\n`);
-    node.close().then(
+    (node?.close() ?? Promise.resolve()).then(
       () => process.exit(0),
-      (err) => {
+      (err: unknown) => {
         process.stderr.write(`error while closing: ${String(err)}\n`);
         process.exit(1);
       },
@@ -108,6 +99,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  const started = await createNode(options);
+  node = started;
+  const server = await started.server(port, values.host);
+  if (closing) return;
+  const lines = started.apiKeys.map((k) => {
+    const chain = started.chains[k.network];
+    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}`;
+  });
+  process.stdout.write(
+    `rsk-devnode listening on ${server.url} (${options.inMemory ? 'in memory' : `data in ${options.dataDir}`})\n` +
+      `JSON-RPC URLs (keep them private; the key is the credential):\n${lines.join('\n')}\n`,
+  );
 }
 
 main().catch((err: unknown) => {

@@ -278,7 +278,8 @@ export class Chain {
       });
       this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
       this.poolVersion++;
-      if (this.automine) await this.mineLocked();
+      // Automine mines what can run now; a transaction behind a nonce gap waits for the gap to fill.
+      if (this.automine && (await this.poolCandidates(this.headBlock)).length > 0) await this.mineLocked();
       return tx.hash();
     });
   }

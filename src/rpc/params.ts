@@ -164,6 +164,18 @@ export const data: Decoder<Uint8Array> = makeDecoder('data', (v) => {
   return unprefixedHexToBytes(body);
 });
 
+/**
+ * A storage slot: up to 32 bytes of hex, leading zeros allowed (geth decodes the key as a hash,
+ * and viem sends slots zero-padded to 32 bytes). Returned as a number.
+ */
+export const storageSlot: Decoder<bigint> = makeDecoder('slot', (v) => {
+  const body = hexBody(v, 'storage slot');
+  if (body.length === 0) throw new ParamError('hex string "0x"');
+  if (body.length > 64) throw new ParamError('storage slot > 32 bytes');
+  if (!/^[0-9a-fA-F]+$/.test(body)) throw new ParamError('invalid hex string');
+  return BigInt('0x' + body);
+});
+
 /** QUANTITY: strict hex (geth rules), 0 ≤ n ≤ 2^256-1. */
 export const quantity: Decoder<bigint> = makeDecoder('quantity', parseQuantity);
 

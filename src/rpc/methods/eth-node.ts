@@ -1,11 +1,23 @@
 /** eth_ methods about the node and network rather than chain data. */
-import { bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
+import { type Address, bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
 import { MINER_ACCOUNT } from '../../chain/accounts.js';
 import { sign } from '../../chain/crypto.js';
-import { method } from '../context.js';
+import { method, type RpcContext } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import { quantity } from '../format.js';
 import { address, data, noParams, params } from '../params.js';
+
+/** keccak256("\x19Ethereum Signed Message:\n" + len + message) signed with a node key: r‖s‖v, v 27/28. */
+function signMessage(ctx: RpcContext, signer: Address, message: Uint8Array): string {
+  const key = ctx.chain.accounts.find((account) => account.address === signer.toString());
+  if (key === undefined) throw new InvalidParams('Account not found');
+  const signature = sign(hashPersonalMessage(message), key.privateKey);
+  const out = new Uint8Array(65);
+  out.set(signature.r, 0);
+  out.set(signature.s, 32);
+  out[64] = 27 + signature.recovery;
+  return bytesToHex(out);
+}
 
 /** rskj's eth_protocolVersion: the highest "rsk" capability, 62. */
 const PROTOCOL_VERSION = '0x3e';
@@ -63,15 +75,12 @@ export const ethNodeMethods = [
     'eth_sign',
     'Signs keccak256("\\x19Ethereum Signed Message:\\n" + len + message) with a node key; returns r‖s‖v (v 27/28).',
     params([address, data.as('message')]),
-    (ctx, [signer, message]) => {
-      const key = ctx.chain.accounts.find((account) => account.address === signer.toString());
-      if (key === undefined) throw new InvalidParams('Account not found');
-      const signature = sign(hashPersonalMessage(message), key.privateKey);
-      const out = new Uint8Array(65);
-      out.set(signature.r, 0);
-      out.set(signature.s, 32);
-      out[64] = 27 + signature.recovery;
-      return bytesToHex(out);
-    },
+    (ctx, [signer, message]) => signMessage(ctx, signer, message),
+  ),
+  method(
+    'personal_sign',
+    "eth_sign with geth's argument order (message, address), which ethers' and viem's signMessage call.",
+    params([data.as('message'), address]),
+    (ctx, [message, signer]) => signMessage(ctx, signer, message),
   ),
 ];

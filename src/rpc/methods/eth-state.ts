@@ -4,7 +4,7 @@ import type { CallParams } from '../../chain/call.js';
 import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { revertError } from '../map-error.js';
-import { address, blockSelector, callRequest, params, quantity as quantityParam } from '../params.js';
+import { address, blockSelector, callRequest, params, storageSlot } from '../params.js';
 import { resolveBlock, stateTarget, targetOf } from '../resolve.js';
 import type { BlockSelector, CallRequest } from '../types.js';
 
@@ -41,7 +41,7 @@ export const ethStateMethods = [
   method(
     'eth_getStorageAt',
     'The 32-byte value of a storage slot at a block (zero for a slot never written).',
-    params([address, quantityParam.as('position'), optionalBlock]),
+    params([address, storageSlot.as('position'), optionalBlock]),
     async (ctx, [account, position, block]) => {
       const target = await stateTarget(ctx.chain, block);
       const state = ctx.chain.stateAt(target.header.stateRoot, target.db);

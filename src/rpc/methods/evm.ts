@@ -7,7 +7,7 @@ import { setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { method } from '../context.js';
 import type { RpcContext } from '../context.js';
 import { quantity } from '../format.js';
-import { ParamError, address, bool, data, makeDecoder, params, quantity as quantityParam, quantityOrDecimal } from '../params.js';
+import { ParamError, address, bool, data, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
 import type { MethodSpec } from '../types.js';
 
 /** rskj: a snapshot id is a 0x-hex string, anything else is "invalid snapshot id X". */
@@ -101,7 +101,7 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
     method(
       `${prefix}_setStorageAt`,
       'Sets a storage slot in the latest state.',
-      params([address, quantityParam.as('slot'), slotValue]),
+      params([address, storageSlot, slotValue]),
       async (ctx, [account, slot, value]) => {
         await ctx.chain.setStorageAt(account, setLengthLeft(bigIntToBytes(slot), 32), value);
         return true;

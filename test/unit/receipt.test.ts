@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { RLP } from '@ethereumjs/rlp';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { type ReceiptRecord, decodeStoredReceipts, encodeRskReceipt, encodeStoredReceipts } from '../../src/chain/receipt.js';
+
+const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
+const EMPTY = new Uint8Array(0);
+
+const deployment: ReceiptRecord = {
+  success: true,
+  cumulativeGasUsed: 500_123n,
+  gasUsed: 479_123n,
+  logsBloom: filled(256, 0x01),
+  logs: [
+    {
+      address: filled(20, 0xaa),
+      topics: [filled(32, 0x01), filled(32, 0x02), filled(32, 0x03)],
+      data: Uint8Array.of(0, 0, 0, 7),
+    },
+    { address: filled(20, 0xbb), topics: [], data: EMPTY },
+  ],
+  contractAddress: filled(20, 0xcc),
+};
+
+const failed: ReceiptRecord = {
+  success: false,
+  cumulativeGasUsed: 21_000n,
+  gasUsed: 21_000n,
+  logsBloom: new Uint8Array(256),
+  logs: [],
+  contractAddress: undefined,
+};
+
+const remasc: ReceiptRecord = {
+  success: true,
+  cumulativeGasUsed: 0n,
+  gasUsed: 0n,
+  logsBloom: new Uint8Array(256),
+  logs: [],
+  contractAddress: undefined,
+};
+
+describe('stored receipts', () => {
+  it('round-trip with logs, contract address, failures and zero gas', () => {
+    const receipts = [deployment, failed, remasc];
+    expect(decodeStoredReceipts(encodeStoredReceipts(receipts))).toEqual(receipts);
+  });
+
+  it('round-trip an empty block', () => {
+    expect(decodeStoredReceipts(encodeStoredReceipts([]))).toEqual([]);
+  });
+
+  it('are the RSK receipt fields plus the contract address', () => {
+    const list = RLP.decode(encodeStoredReceipts([deployment, failed])) as unknown as Uint8Array[][];
+    expect(list).toHaveLength(2);
+    expect(list[0]).toHaveLength(7);
+    expect(list[0]!.slice(0, 6)).toEqual(RLP.decode(encodeRskReceipt(deployment)));
+    expect(list[0]![6]).toEqual(deployment.contractAddress);
+    expect(list[1]![6]).toEqual(EMPTY);
+  });
+});
+
+describe('encodeRskReceipt', () => {
+  it('lays out rskj raw receipt: [postTxState, cumulativeGas, bloom, logs, gasUsed, status]', () => {
+    const fields = RLP.decode(encodeRskReceipt(deployment)) as unknown as [Uint8Array, Uint8Array, Uint8Array, Uint8Array[][], Uint8Array, Uint8Array];
+    expect(fields).toHaveLength(6);
+    expect(fields[0]).toEqual(EMPTY);
+    expect(bytesToHex(fields[1])).toBe('07a19b'); // 500123
+    expect(fields[2]).toEqual(deployment.logsBloom);
+    expect(fields[3]).toEqual([
+      [filled(20, 0xaa), [filled(32, 0x01), filled(32, 0x02), filled(32, 0x03)], Uint8Array.of(0, 0, 0, 7)],
+      [filled(20, 0xbb), [], EMPTY],
+    ]);
+    expect(bytesToHex(fields[4])).toBe('074f93'); // 479123
+    expect(fields[5]).toEqual(Uint8Array.of(0x01));
+  });
+
+  it('writes an empty status for a failed transaction and empty gas for zero', () => {
+    const failedFields = RLP.decode(encodeRskReceipt(failed)) as Uint8Array[];
+    expect(failedFields).toHaveLength(6);
+    expect(failedFields[5]).toEqual(EMPTY);
+    expect(failedFields[3]).toEqual([]);
+    expect(bytesToHex(failedFields[1]!)).toBe('5208');
+    const remascFields = RLP.decode(encodeRskReceipt(remasc)) as Uint8Array[];
+    expect(remascFields[1]).toEqual(EMPTY);
+    expect(remascFields[4]).toEqual(EMPTY);
+    expect(remascFields[5]).toEqual(Uint8Array.of(0x01));
+  });
+
+  it('does not carry the contract address', () => {
+    expect(encodeRskReceipt(deployment)).toEqual(encodeRskReceipt({ ...deployment, contractAddress: undefined }));
+  });
+});
