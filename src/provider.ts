@@ -32,8 +32,11 @@ export class Eip1193Provider extends EventEmitter {
     chainId: string,
   ) {
     super();
-    // EIP-1193: `connect` once the provider can serve requests; listeners attach first.
-    queueMicrotask(() => this.emit('connect', { chainId }));
+    // EIP-1193's `connect`: an in-process provider is connected from the start, so every listener
+    // is told so as soon as it attaches, whenever that is.
+    this.on('newListener', (event: string | symbol, listener: (info: { chainId: string }) => void) => {
+      if (event === 'connect') queueMicrotask(() => listener({ chainId }));
+    });
   }
 
   async request({ method, params }: RequestArguments): Promise<unknown> {
