@@ -23,6 +23,9 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --block-time SECONDS     interval mining: a block every SECONDS instead of one per transaction
   --no-mining              manual mining: transactions wait in the pool until evm_mine
   --profile hardhat        for Hardhat projects: answer as HardhatNetwork and hide REMASC
+  --logs-max N             eth_getLogs: most logs over a range longer than --logs-max-blocks (10000)
+  --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
+  --filter-timeout SECONDS remove a filter not polled for this long (300)
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
   --help                   show this help
 `;
@@ -38,6 +41,10 @@ function positiveNumberFlag(name: string, value: string | undefined): number | u
   const n = Number(value);
   if (!(n > 0)) throw new Error(`--${name} ${value}: expected a positive number`);
   return n;
+}
+
+function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
+  return value === undefined ? undefined : f(value);
 }
 
 function profileFlag(value: string | undefined): 'hardhat' | undefined {
@@ -59,6 +66,9 @@ async function main(): Promise<void> {
       'block-time': { type: 'string' },
       'no-mining': { type: 'boolean', default: false },
       profile: { type: 'string' },
+      'logs-max': { type: 'string' },
+      'logs-max-blocks': { type: 'string' },
+      'filter-timeout': { type: 'string' },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
     },
@@ -80,6 +90,9 @@ async function main(): Promise<void> {
     blockTime: positiveNumberFlag('block-time', values['block-time']),
     mining: !values['no-mining'],
     profile: profileFlag(values.profile),
+    maxLogs: positiveNumberFlag('logs-max', values['logs-max']),
+    maxLogBlockRange: positiveNumberFlag('logs-max-blocks', values['logs-max-blocks']),
+    filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
     logLevel: values['log-level'] as LogLevel,
   };
   // Signal handlers first: a supervisor may stop the node the moment it sees the banner.

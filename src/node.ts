@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { Chain, type NetworkName } from './chain/chain.js';
 import { readGenesisFile } from './chain/genesis.js';
+import { FilterManager } from './chain/filters.js';
 import { Dispatcher, serializeResponse } from './rpc/dispatcher.js';
 import { RpcError } from './rpc/errors.js';
 import { mapError } from './rpc/map-error.js';
@@ -24,6 +25,10 @@ export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/N
 
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
+/** eth_getLogs caps from the spec's Limits: a query fits within this many logs... */
+export const MAX_LOGS = 10_000;
+/** ...or within this many blocks. */
+export const MAX_LOG_BLOCK_RANGE = 2_000;
 /** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
 export const UNAUTHORIZED_CODE = -32001;
 
@@ -41,8 +46,15 @@ export interface NodeOptions {
   blockTime?: number;
   /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
   mining?: boolean;
-  /** 'hardhat': what a Hardhat project needs (see HARDHAT_PROFILE). */
+  /** 'hardhat': what a Hardhat project needs (see HARDHAT_CLIENT_VERSION). */
   profile?: 'hardhat';
+  /** eth_getLogs caps (default MAX_LOGS logs or MAX_LOG_BLOCK_RANGE blocks). */
+  maxLogs?: number;
+  maxLogBlockRange?: number;
+  /** Idle time after which an unpolled filter is removed (default FILTER_IDLE_TIMEOUT_MS). */
+  filterTimeoutMs?: number;
+  /** Wall clock in milliseconds for filter expiry (injectable for tests). */
+  now?: () => number;
   logLevel?: LogLevel;
 }
 
@@ -113,12 +125,15 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const rpcOptions: RpcOptions = {
     skipRemasc: options.skipRemasc ?? hardhat,
     clientVersion: hardhat ? HARDHAT_CLIENT_VERSION : CLIENT_VERSION,
+    logLimits: { maxLogs: options.maxLogs ?? MAX_LOGS, maxBlockRange: BigInt(options.maxLogBlockRange ?? MAX_LOG_BLOCK_RANGE) },
   };
   for (const chain of Object.values(chains)) {
     if (options.mining === false || options.blockTime !== undefined) chain.setAutomine(false);
     if (options.blockTime !== undefined && options.mining !== false) chain.setIntervalMining(options.blockTime * 1000);
   }
-  const contexts = Object.fromEntries(NETWORKS.map((n) => [n, { chain: chains[n], options: rpcOptions }])) as Record<NetworkName, RpcContext>;
+  const contexts = Object.fromEntries(
+    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, options.now), options: rpcOptions }]),
+  ) as Record<NetworkName, RpcContext>;
   const dispatcher = new Dispatcher<RpcContext>(METHODS, {
     maxBatch: MAX_BATCH_SIZE,
     mapError: (err, method) => mapError(err, (unexpected) => logger.error({ err: unexpected, method }, 'unexpected error in RPC handler')),

@@ -24,7 +24,7 @@ export function blockRlpLength(header: RskHeader, transactions: TxRecord[]): num
 export function encodeStoredBlock(block: RskBlock): Uint8Array {
   return RLP.encode([
     headerFullFields(block.header),
-    block.transactions.map((tx) => [tx.raw, tx.from]),
+    block.transactions.map((tx) => [tx.raw, tx.from, tx.hash]),
     bigIntToUnpaddedBytes(block.totalDifficulty),
     block.hash,
     block.hashForMergedMining,
@@ -45,7 +45,7 @@ export function decodeStoredBlock(bytes: Uint8Array): RskBlock {
     header: decodeHeaderFields(header),
     hash,
     hashForMergedMining,
-    transactions: txs.map(([raw, from]) => txRecordFromStored(raw!, from!)),
+    transactions: txs.map(([raw, from, hash]) => txRecordFromStored(raw!, from!, hash!)),
     size: Number(bytesToBigInt(size)),
     totalDifficulty: bytesToBigInt(totalDifficulty),
   };

@@ -18,7 +18,9 @@ import { Execution } from './execution.js';
 import type { GenesisConfig } from './genesis.js';
 import { type RskHeader, baseHashForMergedMining, blockHash } from './header.js';
 import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
-import type { ReceiptRecord } from './receipt.js';
+import type { BlockReceipts, ReceiptRecord } from './receipt.js';
+import { type LogCriteria, type LogMatch, matchesInBlock } from './log-index.js';
+import { EventEmitter } from 'node:events';
 import { sealBlock } from './seal.js';
 import { OverlayDb } from './state-db.js';
 import { Snapshots } from './snapshots.js';
@@ -31,6 +33,7 @@ import { type CallParams, type CallResult, runCall, estimateGas } from './call.j
 import { CallRunner } from './call-runner.js';
 
 export type NetworkName = 'testnet' | 'mainnet';
+export type { LogMatch };
 
 export interface ChainOptions {
   network: NetworkName;
@@ -51,8 +54,18 @@ const TARGETS_META = 'miner-targets';
 /** head hash ‖ overriding state root: valid only while that block is the head. */
 const OVERRIDE_META = 'state-override';
 
+function blockReceipts(block: RskBlock, receipts: ReceiptRecord[]): BlockReceipts {
+  return { blockHash: block.hash, blockNumber: block.header.number, txHashes: block.transactions.map((tx) => tx.hash), receipts };
+}
+
 function overrideRecord(head: RskBlock, stateRoot: Uint8Array): Uint8Array {
   return concatBytes(head.hash, stateRoot);
+}
+
+export interface ChainEvents {
+  block: [block: RskBlock, receipts: BlockReceipts];
+  rewind: [removed: Array<{ block: RskBlock; receipts: BlockReceipts }>, newHead: RskBlock];
+  pendingTransaction: [tx: TxRecord];
 }
 
 export interface TxLookup {
@@ -66,6 +79,9 @@ export class Chain {
   readonly chainId: bigint;
   readonly accounts: readonly NodeAccount[] = [...DEV_ACCOUNTS, MINER_ACCOUNT];
   readonly pool = new Mempool();
+  /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)
+   *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one. */
+  readonly events = new EventEmitter<ChainEvents>();
   private readonly execution: Execution;
   private headBlock!: RskBlock;
   private lock: Promise<unknown> = Promise.resolve();
@@ -143,7 +159,7 @@ export class Chain {
   }
 
   async receipts(block: RskBlock): Promise<ReceiptRecord[]> {
-    return (await this.store.getReceipts(block.header.number)) ?? [];
+    return (await this.store.getReceipts(block.header.number))?.receipts ?? [];
   }
 
   async transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
@@ -161,6 +177,29 @@ export class Chain {
     const queued: PoolTx[] = [];
     for (const [, txs] of this.pool.senders()) for (const entry of txs) (runnable.has(entry) ? pending : queued).push(entry);
     return { pending, queued };
+  }
+
+  /**
+   * Logs matching `criteria`, in chain order. A query over more than `limits.maxBlockRange` blocks
+   * must stay within `limits.maxLogs` logs (the spec's two alternative caps).
+   */
+  async logs(criteria: LogCriteria, limits: { maxLogs: number; maxBlockRange: bigint }): Promise<LogMatch[]> {
+    const head = this.headBlock.header.number;
+    const to = criteria.toBlock > head ? head : criteria.toBlock;
+    if (criteria.fromBlock > to) return [];
+    const bounded = { ...criteria, toBlock: to };
+    const withinRange = to - criteria.fromBlock + 1n <= limits.maxBlockRange;
+    const matches: LogMatch[] = [];
+    for (const receipts of await this.store.getReceiptsMany(await this.store.logCandidates(bounded))) {
+      matches.push(...matchesInBlock(receipts, bounded));
+      if (!withinRange && matches.length > limits.maxLogs) {
+        throw new ChainError(
+          'limitExceeded',
+          `Query returned more than ${limits.maxLogs} logs over more than ${limits.maxBlockRange} blocks: a query must stay within ${limits.maxLogs} logs or within a ${limits.maxBlockRange}-block range. Try a smaller block range.`,
+        );
+      }
+    }
+    return matches;
   }
 
   pooledTransaction(hash: Uint8Array): TxRecord | undefined {
@@ -276,8 +315,9 @@ export class Chain {
         minimumGasPrice: this.headBlock.header.minimumGasPrice,
         account: account && { nonce: account.nonce, balance: account.balance },
       });
-      this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
+      const entry = this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
       this.poolVersion++;
+      this.events.emit('pendingTransaction', entry.record);
       // Automine mines what can run now; a transaction behind a nonce gap waits for the gap to fill.
       if (this.automine && (await this.poolCandidates(this.headBlock)).length > 0) await this.mineLocked();
       return tx.hash();
@@ -306,10 +346,12 @@ export class Chain {
     const miner = await this.minerAt(parent);
     let block: RskBlock;
     let built: BuiltBlock;
+    let receipts: BlockReceipts;
     try {
       built = await buildBlock(this.execution, miner, parent, this.template(parent, timestamp), candidates);
       block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
-      await this.store.commitBlock(block, built.receipts);
+      receipts = blockReceipts(block, built.receipts);
+      await this.store.commitBlock(block, receipts);
     } catch (err) {
       this.miner = undefined;
       this.store.stateDb.discardPending();
@@ -322,6 +364,7 @@ export class Chain {
     this.stateOverride = undefined;
     this.timeOffset = 0n;
     this.nextTimestamp = undefined;
+    this.events.emit('block', block, receipts);
     return block;
   }
 
@@ -461,11 +504,15 @@ export class Chain {
   private async rewind(number: bigint, stateRoot: Uint8Array): Promise<void> {
     const target = (await this.store.getBlock(number))!;
     const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
-    await this.store.truncateAbove(number, this.headBlock.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
+    const removed = await this.store.truncateAbove(number, this.headBlock.header.number, {
+      name: OVERRIDE_META,
+      value: override && overrideRecord(target, override),
+    });
     this.headBlock = target;
     this.stateOverride = override;
     this.headRunner = undefined;
     this.poolVersion++;
+    if (removed.length > 0) this.events.emit('rewind', removed, target);
   }
 
   setBalance(address: Address, balance: bigint): Promise<void> {
@@ -573,7 +620,7 @@ export class Chain {
       size: blockRlpLength(header, []),
       totalDifficulty: header.difficulty,
     };
-    await this.store.commitBlock(block, []);
+    await this.store.commitBlock(block, blockReceipts(block, []));
     this.headBlock = block;
   }
 }

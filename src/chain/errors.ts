@@ -12,7 +12,11 @@ export type ChainErrorKind =
   /** An account the node must sign for is not one of its keys. */
   | 'unknownAccount'
   /** A test-control argument the chain cannot honour (e.g. a timestamp in the past). */
-  | 'invalidArgument';
+  | 'invalidArgument'
+  /** A query past the node's limits (eth_getLogs caps). */
+  | 'limitExceeded'
+  /** rskj's "filter not found": an unknown, expired or uninstalled filter id. */
+  | 'filterNotFound';
 
 export class ChainError extends Error {
   constructor(

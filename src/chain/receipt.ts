@@ -1,7 +1,8 @@
 /**
  * Transaction receipts in rskj's raw form (reference 9.5): RLP [postTxState (always empty),
  * cumulativeGas, bloom, logs, gasUsed, status (0x01 success, empty on failure)]. The stored form
- * appends the created contract's address, which RSK derives at read time.
+ * (BlockReceipts) adds the created contract's address, which RSK derives at read time, and the
+ * block and transaction hashes.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
@@ -42,13 +43,27 @@ export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
   return RLP.encode(rskReceiptFields(r));
 }
 
-export function encodeStoredReceipts(receipts: ReceiptRecord[]): Uint8Array {
-  return RLP.encode(receipts.map((r) => [...rskReceiptFields(r), r.contractAddress ?? EMPTY]) as never);
+/**
+ * A block's receipts as stored: with the block's hash and number and each transaction's hash, so
+ * that log queries read this one record per block and never decode the block itself.
+ */
+export interface BlockReceipts {
+  blockHash: Uint8Array;
+  blockNumber: bigint;
+  txHashes: Uint8Array[];
+  receipts: ReceiptRecord[];
 }
 
-export function decodeStoredReceipts(bytes: Uint8Array): ReceiptRecord[] {
-  const list = RLP.decode(bytes) as unknown as Uint8Array[][];
-  return list.map((f) => {
+export function encodeBlockReceipts(b: BlockReceipts): Uint8Array {
+  const list = b.receipts.map((r, i) => [...rskReceiptFields(r), r.contractAddress ?? EMPTY, b.txHashes[i]!]);
+  return RLP.encode([b.blockHash, bigIntToUnpaddedBytes(b.blockNumber), list] as never);
+}
+
+export function decodeBlockReceipts(bytes: Uint8Array): BlockReceipts {
+  const [blockHash, blockNumber, list] = RLP.decode(bytes) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]];
+  const txHashes: Uint8Array[] = [];
+  const receipts = list.map((f) => {
+    txHashes.push(f[7]!);
     const logs = (f[3] as unknown as Uint8Array[][]).map((l) => ({
       address: l[0]!,
       topics: l[1] as unknown as Uint8Array[],
@@ -64,4 +79,5 @@ export function decodeStoredReceipts(bytes: Uint8Array): ReceiptRecord[] {
       contractAddress: contractAddress.length === 0 ? undefined : contractAddress,
     };
   });
+  return { blockHash, blockNumber: bytesToBigInt(blockNumber), txHashes, receipts };
 }

@@ -11,6 +11,9 @@ const HASH_TO_NUMBER = 0x04;
 const TX_LOCATION = 0x05;
 const STATE_NODE = 0x06;
 const META = 0x07;
+const LOG_ADDRESS = 0x08;
+const LOG_TOPIC = 0x09;
+const LOG_BLOCK = 0x0a;
 
 export function headKey(): Uint8Array {
   return HEAD;
@@ -34,3 +37,8 @@ export const hashToNumberKey = (hash: Uint8Array) => prefixed(HASH_TO_NUMBER, ha
 export const txLocationKey = (hash: Uint8Array) => prefixed(TX_LOCATION, hash);
 export const stateNodeKey = (key: Uint8Array) => prefixed(STATE_NODE, key);
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
+
+/** Log index postings (log-index.ts): the key ends with the block number, so a prefix scan is a block range. */
+export const logAddressPrefix = (address: Uint8Array) => prefixed(LOG_ADDRESS, address);
+export const logTopicPrefix = (position: number, topic: Uint8Array) => concatBytes(Uint8Array.of(LOG_TOPIC, position), topic);
+export const logBlockPrefix = () => Uint8Array.of(LOG_BLOCK);

@@ -7,8 +7,9 @@
 import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js';
+import { type LogCriteria, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from './lru.js';
-import { type ReceiptRecord, decodeStoredReceipts, encodeStoredReceipts } from './receipt.js';
+import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from './receipt.js';
 import { StateDb } from './state-db.js';
 import {
   type Kv,
@@ -21,6 +22,8 @@ import {
   receiptsKey,
   txLocationKey,
 } from './store-keys.js';
+
+const EMPTY = new Uint8Array(0);
 
 /** Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. */
 const RECENT_BLOCKS = 1024;
@@ -35,7 +38,7 @@ type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'de
 export class ChainStore {
   readonly stateDb: StateDb;
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
-  private readonly receipts = new Lru<bigint, ReceiptRecord[]>(RECENT_BLOCKS);
+  private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
 
   private constructor(private readonly kv: Kv) {
     this.stateDb = new StateDb(kv);
@@ -73,12 +76,12 @@ export class ChainStore {
     return bytes === undefined ? undefined : decodeNumber(bytes);
   }
 
-  async getReceipts(number: bigint): Promise<ReceiptRecord[] | undefined> {
+  async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
     const cached = this.receipts.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(receiptsKey(number));
     if (bytes === undefined) return undefined;
-    const receipts = decodeStoredReceipts(bytes);
+    const receipts = decodeBlockReceipts(bytes);
     this.receipts.set(number, receipts);
     return receipts;
   }
@@ -98,11 +101,11 @@ export class ChainStore {
   }
 
   /** Stores a block as the new head, with its receipts, indexes and buffered state, atomically. */
-  async commitBlock(block: RskBlock, receipts: ReceiptRecord[]): Promise<void> {
+  async commitBlock(block: RskBlock, receipts: BlockReceipts): Promise<void> {
     const number = block.header.number;
     const ops: BatchOp[] = this.stateDb.takePending().map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
-    ops.push({ type: 'put', key: receiptsKey(number), value: encodeStoredReceipts(receipts) });
+    ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
     ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
     block.transactions.forEach((tx, index) => {
       const location = new Uint8Array(12);
@@ -110,10 +113,32 @@ export class ChainStore {
       new DataView(location.buffer).setUint32(8, index);
       ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
     });
+    for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     await this.kv.batch(ops);
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
+  }
+
+  /** Blocks in the criteria's range whose log index says they may match. */
+  logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+    return candidateBlocks(this.kv, criteria);
+  }
+
+  /** Receipts of many blocks, reading the ones not in memory in one round trip. */
+  async getReceiptsMany(numbers: bigint[]): Promise<BlockReceipts[]> {
+    const found = numbers.map((n) => this.receipts.get(n));
+    const missing = numbers.filter((_, i) => found[i] === undefined);
+    if (missing.length > 0) {
+      const values = await this.kv.getMany(missing.map(receiptsKey));
+      let next = 0;
+      found.forEach((value, i) => {
+        if (value !== undefined) return;
+        const bytes = values[next++];
+        if (bytes !== undefined) found[i] = decodeBlockReceipts(bytes);
+      });
+    }
+    return found.filter((r): r is BlockReceipts => r !== undefined);
   }
 
   /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
@@ -127,7 +152,12 @@ export class ChainStore {
    * Makes `number` the head and deletes every block above it with its receipts and indexes, in
    * one batch (with an optional meta record). State nodes stay: they are shared by content hash.
    */
-  async truncateAbove(number: bigint, currentHead: bigint, meta?: { name: string; value: Uint8Array | undefined }): Promise<void> {
+  async truncateAbove(
+    number: bigint,
+    currentHead: bigint,
+    meta?: { name: string; value: Uint8Array | undefined },
+  ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
+    const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
     const ops: BatchOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
     if (meta !== undefined) {
       ops.push(meta.value === undefined ? { type: 'del', key: metaKey(meta.name) } : { type: 'put', key: metaKey(meta.name), value: meta.value });
@@ -135,12 +165,18 @@ export class ChainStore {
     for (let n = currentHead; n > number; n--) {
       const block = await this.getBlock(n);
       if (block === undefined) continue;
+      const receipts = (await this.getReceipts(n))!;
+      removed.push({ block, receipts });
       ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: receiptsKey(n) }, { type: 'del', key: hashToNumberKey(block.hash) });
       for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
-      this.blocks.delete(n);
-      this.receipts.delete(n);
+      for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
     }
     this.stateDb.discardPending();
     await this.kv.batch(ops);
+    for (const { block } of removed) {
+      this.blocks.delete(block.header.number);
+      this.receipts.delete(block.header.number);
+    }
+    return removed;
   }
 }

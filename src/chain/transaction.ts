@@ -45,15 +45,15 @@ export function txRecordFromLegacyTx(tx: LegacyTx, raw: Uint8Array = tx.serializ
 }
 
 /**
- * Rebuilds a record from stored bytes. The sender is stored beside the RLP so that reading a block
- * never repeats signature recovery.
+ * Rebuilds a record from stored bytes. The sender and hash are stored beside the RLP so that
+ * reading a block never repeats signature recovery or hashing.
  */
-export function txRecordFromStored(raw: Uint8Array, from: Uint8Array): TxRecord {
+export function txRecordFromStored(raw: Uint8Array, from: Uint8Array, hash: Uint8Array = keccak256(raw)): TxRecord {
   const fields = RLP.decode(raw) as Uint8Array[];
   const to = fields[3]!;
   const [v, r, s] = [bytesToBigInt(fields[6]!), bytesToBigInt(fields[7]!), bytesToBigInt(fields[8]!)];
   return {
-    hash: keccak256(raw),
+    hash,
     raw,
     from,
     nonce: bytesToBigInt(fields[0]!),

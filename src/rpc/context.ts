@@ -1,15 +1,19 @@
 /** What a method handler gets: the network's chain and the node-wide RPC options. */
 import type { Chain } from '../chain/chain.js';
+import type { FilterManager } from '../chain/filters.js';
 import type { MethodSpec } from './types.js';
 
 export interface RpcOptions {
   /** rskj rpc.skipRemasc: hide the REMASC transaction from block results. */
   skipRemasc: boolean;
   clientVersion: string;
+  /** eth_getLogs caps: a query fits within maxLogs logs OR within maxBlockRange blocks. */
+  logLimits: { maxLogs: number; maxBlockRange: bigint };
 }
 
 export interface RpcContext {
   chain: Chain;
+  filters: FilterManager;
   options: RpcOptions;
 }
 

@@ -5,7 +5,8 @@
 import { bytesToHex } from '@ethereumjs/util';
 import type { RskBlock } from '../chain/block.js';
 import type { RskHeader } from '../chain/header.js';
-import type { LogRecord, ReceiptRecord } from '../chain/receipt.js';
+import type { LogMatch } from '../chain/log-index.js';
+import type { ReceiptRecord } from '../chain/receipt.js';
 import type { TxRecord } from '../chain/transaction.js';
 
 export const quantity = (n: bigint | number): string => `0x${n.toString(16)}`;
@@ -91,17 +92,17 @@ export function formatBlock(block: BlockView, fullTransactions: boolean, skipRem
   };
 }
 
-export function formatLog(log: LogRecord, block: RskBlock, tx: TxRecord, txIndex: number, logIndex: number): Record<string, unknown> {
+export function formatLog(m: LogMatch, removed = false): Record<string, unknown> {
   return {
-    removed: false,
-    logIndex: quantity(logIndex),
-    transactionIndex: quantity(txIndex),
-    transactionHash: hex(tx.hash),
-    blockHash: hex(block.hash),
-    blockNumber: quantity(block.header.number),
-    address: hex(log.address),
-    data: hex(log.data),
-    topics: log.topics.map(hex),
+    removed,
+    logIndex: quantity(m.logIndex),
+    transactionIndex: quantity(m.txIndex),
+    transactionHash: hex(m.txHash),
+    blockHash: hex(m.blockHash),
+    blockNumber: quantity(m.blockNumber),
+    address: hex(m.log.address),
+    data: hex(m.log.data),
+    topics: m.log.topics.map(hex),
   };
 }
 
@@ -115,7 +116,9 @@ export function formatReceipt(receipt: ReceiptRecord, tx: TxRecord, block: RskBl
     cumulativeGasUsed: quantity(receipt.cumulativeGasUsed),
     gasUsed: quantity(receipt.gasUsed),
     contractAddress: receipt.contractAddress ? hex(receipt.contractAddress) : null,
-    logs: receipt.logs.map((log, i) => formatLog(log, block, tx, index, logIndexStart + i)),
+    logs: receipt.logs.map((log, i) =>
+      formatLog({ log, blockHash: block.hash, blockNumber: block.header.number, txHash: tx.hash, txIndex: index, logIndex: logIndexStart + i }),
+    ),
     from: hex(tx.from),
     to: tx.to ? hex(tx.to) : null,
     status: receipt.success ? '0x1' : '0x0',

@@ -30,6 +30,8 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   blockNotFound: ErrorCode.InvalidRequest,
   unknownAccount: ErrorCode.InvalidParams,
   invalidArgument: ErrorCode.InvalidParams,
+  limitExceeded: ErrorCode.ResourceLimit,
+  filterNotFound: ErrorCode.Server,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

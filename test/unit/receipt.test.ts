@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { type ReceiptRecord, decodeStoredReceipts, encodeRskReceipt, encodeStoredReceipts } from '../../src/chain/receipt.js';
+import { type BlockReceipts, type ReceiptRecord, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/receipt.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 const EMPTY = new Uint8Array(0);
@@ -40,23 +40,34 @@ const remasc: ReceiptRecord = {
   contractAddress: undefined,
 };
 
-describe('stored receipts', () => {
-  it('round-trip with logs, contract address, failures and zero gas', () => {
-    const receipts = [deployment, failed, remasc];
-    expect(decodeStoredReceipts(encodeStoredReceipts(receipts))).toEqual(receipts);
+const hash = (byte: number) => new Uint8Array(32).fill(byte);
+const stored = (receipts: ReceiptRecord[]): BlockReceipts => ({
+  blockHash: hash(0xbb),
+  blockNumber: 1234n,
+  txHashes: receipts.map((_, i) => hash(i + 1)),
+  receipts,
+});
+
+describe('stored block receipts', () => {
+  it('round-trip with logs, contract address, failures, zero gas, block and transaction hashes', () => {
+    const block = stored([deployment, failed, remasc]);
+    expect(decodeBlockReceipts(encodeBlockReceipts(block))).toEqual(block);
   });
 
   it('round-trip an empty block', () => {
-    expect(decodeStoredReceipts(encodeStoredReceipts([]))).toEqual([]);
+    expect(decodeBlockReceipts(encodeBlockReceipts(stored([])))).toEqual(stored([]));
   });
 
-  it('are the RSK receipt fields plus the contract address', () => {
-    const list = RLP.decode(encodeStoredReceipts([deployment, failed])) as unknown as Uint8Array[][];
+  it('are [blockHash, number, [RSK receipt fields ‖ contract address ‖ tx hash]]', () => {
+    const [blockHash, number, list] = RLP.decode(encodeBlockReceipts(stored([deployment, failed]))) as unknown as [Uint8Array, Uint8Array, Uint8Array[][]];
+    expect(blockHash).toEqual(hash(0xbb));
+    expect(bytesToHex(number)).toBe('04d2');
     expect(list).toHaveLength(2);
-    expect(list[0]).toHaveLength(7);
+    expect(list[0]).toHaveLength(8);
     expect(list[0]!.slice(0, 6)).toEqual(RLP.decode(encodeRskReceipt(deployment)));
     expect(list[0]![6]).toEqual(deployment.contractAddress);
     expect(list[1]![6]).toEqual(EMPTY);
+    expect(list[1]![7]).toEqual(hash(2));
   });
 });
 

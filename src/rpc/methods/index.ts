@@ -10,6 +10,7 @@ import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
 import { testControlMethods } from './evm.js';
 import { txpoolMethods } from './txpool.js';
+import { filterMethods } from './filters.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -21,4 +22,5 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...rskMethods,
   ...testControlMethods,
   ...txpoolMethods,
+  ...filterMethods,
 ];
