@@ -16,6 +16,8 @@ import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
 import { createApp } from './server/app.js';
 import { createHttpServer, listen } from './server/http.js';
+import { attachWebSocket } from './server/websocket.js';
+import { SubscriptionHost } from './rpc/subscriptions.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
 import { createLogger, type LogLevel } from './logger.js';
 import { Eip1193Provider } from './provider.js';
@@ -169,6 +171,19 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
       });
       const server = createHttpServer(rpcRoute, app);
+      attachWebSocket(server, {
+        accepts: (key) => keyToNetwork.has(key),
+        open(key, send) {
+          const context = contexts[keyToNetwork.get(key)!];
+          const subscriptions = new SubscriptionHost(context.chain, send, rpcOptions.skipRemasc);
+          const connectionContext: RpcContext = { ...context, subscriptions };
+          return {
+            handle: async (message) => (await dispatcher.handleBody(message, connectionContext)).body,
+            close: () => subscriptions.close(),
+          };
+        },
+        unauthorizedBody: () => unauthorized('').body,
+      });
       const address = await listen(server, port, host);
       servers.add(server);
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -195,7 +210,7 @@ function unauthorized(body: string): { status: number; body: string } {
   } catch {
     // not JSON: answer with id null
   }
-  const error = new RpcError(UNAUTHORIZED_CODE, 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up: POST /<API_KEY>');
+  const error = new RpcError(UNAUTHORIZED_CODE, 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up: POST /<API_KEY> (or ws://.../<API_KEY>)');
   const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
   return { status: 401, body: serializeResponse({ jsonrpc: '2.0', id: safeId, error: { code: error.code, message: error.message } }) };
 }

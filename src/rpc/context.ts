@@ -1,6 +1,7 @@
 /** What a method handler gets: the network's chain and the node-wide RPC options. */
 import type { Chain } from '../chain/chain.js';
 import type { FilterManager } from '../chain/filters.js';
+import type { SubscriptionHost } from './subscriptions.js';
 import type { MethodSpec } from './types.js';
 
 export interface RpcOptions {
@@ -15,6 +16,8 @@ export interface RpcContext {
   chain: Chain;
   filters: FilterManager;
   options: RpcOptions;
+  /** Present on a WebSocket connection: eth_subscribe needs somewhere to push. */
+  subscriptions?: SubscriptionHost;
 }
 
 /**

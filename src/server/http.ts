@@ -23,21 +23,24 @@ const RPC_PATH = /^\/([^/?#]*)\/?(?:\?.*)?$/;
 
 export function createHttpServer(rpc: RpcRoute, app: Express): Server {
   return createServer((req, res) => {
-    const match = req.method === 'POST' ? RPC_PATH.exec(req.url ?? '') : null;
-    if (match === null || match[1] === 'api') {
+    const key = req.method === 'POST' ? apiKeyOf(req.url) : undefined;
+    if (key === undefined || key === 'api') {
       app(req, res);
       return;
     }
-    serveRpc(rpc, safeDecode(match[1] ?? ''), req, res);
+    serveRpc(rpc, key, req, res);
   });
 }
 
-/** A malformed %-escape must not throw inside the request callback; it just matches no key. */
-function safeDecode(segment: string): string {
+/** The key in an RPC path `/<key>`; undefined when the path is not one. */
+export function apiKeyOf(url: string | undefined): string | undefined {
+  const match = RPC_PATH.exec(url ?? '');
+  if (match === null) return undefined;
   try {
-    return decodeURIComponent(segment);
+    return decodeURIComponent(match[1]!);
   } catch {
-    return segment;
+    // A malformed %-escape must not throw inside a request callback; it just matches no key.
+    return match[1]!;
   }
 }
 

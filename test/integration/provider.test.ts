@@ -330,4 +330,49 @@ describe('node.server() and node.close()', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('a revert persists across a restart: the reverted head, its state override, no dropped block or receipt', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rsk-devnode-provider-'));
+    const holder = '0x00000000000000000000000000000000000beef2';
+    const send = (n: DevNode, from: string, to: string) =>
+      n.provider.request({ method: 'eth_sendTransaction', params: [{ from, to, value: '0x1', gas: '0x5208' }] }) as Promise<Hex>;
+    try {
+      const first = await createNode({ inMemory: false, dataDir, logLevel: 'silent' });
+      const kept = await send(first, COW.address, COW1.address);
+      await first.provider.request({ method: 'hardhat_setBalance', params: [holder, '0x5'] });
+      const head = (await first.provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any;
+      const id = await first.provider.request({ method: 'evm_snapshot' });
+      const dropped = await send(first, COW.address, COW1.address);
+      await first.provider.request({ method: 'hardhat_setBalance', params: [holder, '0x9'] });
+      await first.provider.request({ method: 'hardhat_mine', params: ['0x5'] });
+      expect(await first.provider.request({ method: 'eth_blockNumber' })).toBe('0x7');
+      expect(await first.provider.request({ method: 'evm_revert', params: [id] })).toBe(true);
+      await first.close();
+
+      const second = await createNode({ inMemory: false, dataDir, logLevel: 'silent' });
+      try {
+        const p = second.provider;
+        const reopened = (await p.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as any;
+        expect(reopened.number).toBe('0x1');
+        expect(reopened.hash).toBe(head.hash);
+        expect(await p.request({ method: 'eth_getBalance', params: [holder, 'latest'] })).toBe('0x5');
+        expect(await p.request({ method: 'eth_getBlockByNumber', params: ['0x2', false] })).toBeNull();
+        expect(await p.request({ method: 'eth_getTransactionReceipt', params: [dropped] })).toBeNull();
+        expect(await p.request({ method: 'eth_getTransactionByHash', params: [dropped] })).toBeNull();
+        expect(((await p.request({ method: 'eth_getTransactionReceipt', params: [kept] })) as any).blockNumber).toBe('0x1');
+        expect(await p.request({ method: 'eth_getTransactionCount', params: [COW.address, 'latest'] })).toBe('0x1');
+        // The chain goes on from there.
+        const next = await send(second, COW.address, COW1.address);
+        const receipt = (await p.request({ method: 'eth_getTransactionReceipt', params: [next] })) as any;
+        expect(receipt.blockNumber).toBe('0x2');
+        expect(((await p.request({ method: 'eth_getTransactionByHash', params: [next] })) as any).nonce).toBe('0x1');
+        expect(((await p.request({ method: 'eth_getBlockByNumber', params: ['0x2', false] })) as any).parentHash).toBe(head.hash);
+        expect(await p.request({ method: 'eth_getBalance', params: [holder, 'latest'] })).toBe('0x5');
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });

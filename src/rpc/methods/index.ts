@@ -11,6 +11,7 @@ import { web3Methods } from './web3.js';
 import { testControlMethods } from './evm.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
+import { subscribeMethods } from './subscribe.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -23,4 +24,5 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...testControlMethods,
   ...txpoolMethods,
   ...filterMethods,
+  ...subscribeMethods,
 ];

@@ -1,0 +1,86 @@
+/**
+ * Live subscriptions of one WebSocket connection (eth_subscribe: newHeads, logs,
+ * newPendingTransactions), pushed as `eth_subscription` notifications. They last while the
+ * socket is open (unlike Hardhat's, which expire after 5 minutes).
+ */
+import { randomBytes } from 'node:crypto';
+import type { RskBlock } from '../chain/block.js';
+import type { Chain, ChainEvents } from '../chain/chain.js';
+import { matchesInBlock } from '../chain/log-index.js';
+import type { BlockReceipts } from '../chain/receipt.js';
+import type { TxRecord } from '../chain/transaction.js';
+import { formatBlock, formatLog, hex } from './format.js';
+
+export type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';
+
+export interface LogSubscriptionFilter {
+  addresses: Uint8Array[] | undefined;
+  topics: (Uint8Array[] | null)[];
+}
+
+type Listener<E extends keyof ChainEvents> = (...args: ChainEvents[E]) => void;
+
+export class SubscriptionHost {
+  private readonly active = new Map<string, () => void>();
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly send: (message: string) => void,
+    private readonly skipRemasc: boolean,
+  ) {}
+
+  subscribe(kind: SubscriptionKind, filter: LogSubscriptionFilter | undefined): string {
+    // A QUANTITY, like filter ids: clients send it back through strict quantity decoding.
+    const id = `0x${BigInt(`0x${randomBytes(16).toString('hex')}`).toString(16)}`;
+    const push = (result: unknown) => this.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }));
+    switch (kind) {
+      case 'newHeads':
+        this.listen(id, 'block', (block: RskBlock) => push(headOf(block, this.skipRemasc)));
+        break;
+      case 'newPendingTransactions':
+        this.listen(id, 'pendingTransaction', (tx: TxRecord) => push(hex(tx.hash)));
+        break;
+      case 'logs': {
+        const criteria = filter ?? { addresses: undefined, topics: [] };
+        this.listen(id, 'block', (_block: RskBlock, receipts: BlockReceipts) => {
+          for (const match of matchesInBlock(receipts, criteria)) push(formatLog(match));
+        });
+        // A revert removes blocks: their logs come again with removed: true (as geth does on a reorg).
+        this.listen(id, 'rewind', (removed) => {
+          for (const { receipts } of removed) for (const match of matchesInBlock(receipts, criteria)) push(formatLog(match, true));
+        });
+        break;
+      }
+    }
+    return id;
+  }
+
+  unsubscribe(id: string): boolean {
+    const stop = this.active.get(id);
+    if (stop === undefined) return false;
+    stop();
+    this.active.delete(id);
+    return true;
+  }
+
+  close(): void {
+    for (const stop of this.active.values()) stop();
+    this.active.clear();
+  }
+
+  private listen<E extends keyof ChainEvents>(id: string, event: E, listener: Listener<E>): void {
+    const events = this.chain.events as unknown as { on(e: E, l: Listener<E>): void; off(e: E, l: Listener<E>): void };
+    events.on(event, listener);
+    const previous = this.active.get(id);
+    this.active.set(id, () => {
+      previous?.();
+      events.off(event, listener);
+    });
+  }
+}
+
+/** The block's header fields (newHeads carries no transaction list). */
+function headOf(block: RskBlock, skipRemasc: boolean): Record<string, unknown> {
+  const { transactions: _transactions, uncles: _uncles, ...head } = formatBlock(block, false, skipRemasc);
+  return head;
+}
