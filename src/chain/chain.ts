@@ -531,6 +531,15 @@ export class Chain {
     return this.modifyState((state) => state.putStorage(address, slot, value));
   }
 
+  /** Removes a pooled transaction (hardhat_/anvil_dropTransaction); false when it is not pooled. */
+  dropTransaction(hash: Uint8Array): boolean {
+    const entry = this.pool.get(hash);
+    if (entry === undefined) return false;
+    this.pool.remove(entry);
+    this.poolVersion++;
+    return true;
+  }
+
   impersonate(address: Address): void {
     this.impersonated.add(address.toString());
   }

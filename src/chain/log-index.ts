@@ -69,6 +69,8 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.e
 /** The spec's matching rule: address in the list; each topic position null or one of its alternatives. */
 export function logMatches(log: LogRecord, criteria: Pick<LogCriteria, 'addresses' | 'topics'>): boolean {
   if (criteria.addresses !== undefined && !criteria.addresses.some((a) => sameBytes(a, log.address))) return false;
+  // geth: a filter with more positions than the log has topics never matches, even with nulls.
+  if (criteria.topics.length > log.topics.length) return false;
   return criteria.topics.every((alternatives, position) => {
     if (alternatives === null) return true;
     const topic = log.topics[position];

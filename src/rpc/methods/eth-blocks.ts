@@ -32,8 +32,12 @@ function transactionAt(ctx: RpcContext, resolved: Resolved | undefined, i: bigin
 const block = (ctx: RpcContext, resolved: Resolved | undefined, full: boolean) =>
   resolved === undefined ? null : formatBlock(toBlockView(resolved), full, ctx.options.skipRemasc);
 
-const txCount = (ctx: RpcContext, resolved: Resolved | undefined) =>
-  resolved === undefined ? null : quantity(visibleTransactions(ctx, toBlockView(resolved)).length);
+/** The pending block's count is the pool's (rskj): its REMASC transaction is not there yet. */
+function txCount(ctx: RpcContext, resolved: Resolved | undefined): string | null {
+  if (resolved === undefined) return null;
+  const transactions = visibleTransactions(ctx, toBlockView(resolved));
+  return quantity(resolved.pending ? transactions.filter((tx) => !tx.isRemasc).length : transactions.length);
+}
 
 /** A single-node chain has no uncles: 0x0 for a known block; rskj answers -32600 for an unknown one. */
 function uncleCount(resolved: Resolved | undefined, selector: BlockSelector): string {

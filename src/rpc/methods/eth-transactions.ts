@@ -39,7 +39,14 @@ export const ethTransactionMethods = [
       return bytesToHex(await ctx.chain.sendTransaction({ ...request, from: request.from }));
     },
   ),
-  method('eth_pendingTransactions', 'Transactions waiting in the pool.', params([]), (ctx) =>
-    [...ctx.chain.pool.senders()].flatMap(([, txs]) => txs.map((entry) => formatTransaction(entry.record, undefined))),
+  method(
+    'eth_pendingTransactions',
+    "Pending pool transactions sent from the node's own accounts (the spec: submitted by the node operator).",
+    params([]),
+    async (ctx) => {
+      const own = new Set(ctx.chain.accounts.map((a) => a.address));
+      const { pending } = await ctx.chain.poolContent();
+      return pending.filter((entry) => own.has(entry.sender)).map((entry) => formatTransaction(entry.record, undefined));
+    },
   ),
 ];

@@ -5,9 +5,10 @@
  */
 import { setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { method } from '../context.js';
+import { InvalidParams } from '../errors.js';
 import type { RpcContext } from '../context.js';
 import { quantity } from '../format.js';
-import { ParamError, address, bool, data, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
+import { ParamError, address, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
 import type { MethodSpec } from '../types.js';
 
 /** rskj: a snapshot id is a 0x-hex string, anything else is "invalid snapshot id X". */
@@ -106,6 +107,22 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
         await ctx.chain.setStorageAt(account, setLengthLeft(bigIntToBytes(slot), 32), value);
         return true;
       },
+    ),
+    method(`${prefix}_getAutomine`, 'Whether automine is on.', params([]), (ctx) => ctx.chain.isAutomine),
+    method(
+      `${prefix}_reset`,
+      'Back to genesis, like evm_reset (forking another chain is not supported).',
+      params([makeDecoder('options', (v) => v).optional]),
+      async (ctx, [options]) => {
+        if (options !== undefined && typeof options === 'object' && 'forking' in (options as object)) {
+          throw new InvalidParams(`${prefix}_reset: forking is not supported; a local RSK node has no upstream to fork`);
+        }
+        await ctx.chain.reset();
+        return true;
+      },
+    ),
+    method(`${prefix}_dropTransaction`, 'Removes a transaction from the pool; false when it is not there.', params([hash32.as('transactionHash')]), (ctx, [hash]) =>
+      ctx.chain.dropTransaction(hash),
     ),
     method(`${prefix}_impersonateAccount`, 'eth_sendTransaction may send as this address without its key.', params([address]), (ctx, [account]) => {
       ctx.chain.impersonate(account);
