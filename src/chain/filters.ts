@@ -31,7 +31,15 @@ export interface LogChange {
 }
 
 type Filter =
-  | { kind: 'log'; spec: LogFilterSpec; changes: LogChange[]; deliveredUpTo: bigint; lastPoll: number }
+  | {
+      kind: 'log';
+      spec: LogFilterSpec;
+      changes: LogChange[];
+      /** The first block whose logs this filter reports: blocks mined after it was installed. */
+      firstBlock: bigint;
+      deliveredUpTo: bigint;
+      lastPoll: number;
+    }
   | { kind: 'block'; hashes: Uint8Array[]; lastPoll: number }
   | { kind: 'pendingTransaction'; hashes: Uint8Array[]; lastPoll: number };
 
@@ -41,7 +49,7 @@ export class FilterManager {
   private readonly filters = new Map<string, Filter>();
 
   constructor(
-    chain: Chain,
+    private readonly chain: Chain,
     private readonly idleTimeoutMs: number = FILTER_IDLE_TIMEOUT_MS,
     private readonly now: () => number = Date.now,
   ) {
@@ -51,7 +59,8 @@ export class FilterManager {
   }
 
   newLogFilter(spec: LogFilterSpec): string {
-    return this.install({ kind: 'log', spec, changes: [], deliveredUpTo: -1n, lastPoll: this.now() });
+    const firstBlock = this.chain.head.header.number + 1n;
+    return this.install({ kind: 'log', spec, changes: [], firstBlock, deliveredUpTo: -1n, lastPoll: this.now() });
   }
 
   newBlockFilter(): string {
@@ -136,10 +145,13 @@ export class FilterManager {
         // Undelivered logs of dropped blocks are simply forgotten; delivered ones come back removed.
         filter.changes = filter.changes.filter((c) => c.removed || c.match.blockNumber < firstRemoved);
         for (const { block, receipts } of [...removed].reverse()) {
-          if (block.header.number > filter.deliveredUpTo || !covers(filter.spec, block.header.number)) continue;
+          const n = block.header.number;
+          if (n < filter.firstBlock || n > filter.deliveredUpTo || !covers(filter.spec, n)) continue;
           for (const match of matchesInBlock(receipts, filter.spec)) filter.changes.push({ match, removed: true });
         }
         if (filter.deliveredUpTo >= firstRemoved) filter.deliveredUpTo = firstRemoved - 1n;
+        // Blocks mined from here on are new to the filter, even below where it started.
+        if (filter.firstBlock > firstRemoved) filter.firstBlock = firstRemoved;
       }
     }
   }

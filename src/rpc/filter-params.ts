@@ -27,6 +27,8 @@ function bound(name: string, v: unknown): BoundParam | undefined {
 function addresses(v: unknown): Uint8Array[] | undefined {
   if (v === undefined || v === null) return undefined;
   const list = Array.isArray(v) ? v : [v];
+  // An empty list restricts nothing (geth, rskj).
+  if (list.length === 0) return undefined;
   return list.map((item, i) => {
     try {
       return address.parse(item).bytes;
