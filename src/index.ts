@@ -1,5 +1,6 @@
 /** Library entry: `import { createNode } from 'rsk-devnode'`. */
-export { createNode, CLIENT_VERSION, HARDHAT_CLIENT_VERSION, MAX_BATCH_SIZE, UNAUTHORIZED_CODE } from './node.js';
+export { createNode, CLIENT_VERSION, HARDHAT_CLIENT_VERSION, MAX_BATCH_SIZE } from './node.js';
+export { UNAUTHORIZED_CODE } from './server/rpc-route.js';
 export type { DevNode, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
 export type { NetworkName } from './chain/chain.js';

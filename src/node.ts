@@ -9,15 +9,16 @@ import type { Server } from 'node:http';
 import { Chain, type NetworkName } from './chain/chain.js';
 import { readGenesisFile } from './chain/genesis.js';
 import { FilterManager } from './chain/filters.js';
-import { Dispatcher, serializeResponse } from './rpc/dispatcher.js';
-import { RpcError } from './rpc/errors.js';
+import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
 import { createApp } from './server/app.js';
 import { createHttpServer, listen } from './server/http.js';
 import { attachWebSocket } from './server/websocket.js';
-import { SubscriptionHost } from './rpc/subscriptions.js';
+import { createRpcGate } from './server/rpc-route.js';
+import { Gateway } from './gateway/gateway.js';
+import { DEFAULT_DAILY_LIMIT } from './gateway/quota.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
 import { createLogger, type LogLevel } from './logger.js';
 import { Eip1193Provider } from './provider.js';
@@ -31,8 +32,6 @@ export const MAX_BATCH_SIZE = 1000;
 export const MAX_LOGS = 10_000;
 /** ...or within this many blocks. */
 export const MAX_LOG_BLOCK_RANGE = 2_000;
-/** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
-export const UNAUTHORIZED_CODE = -32001;
 
 export interface NodeOptions {
   /** Data directory (default chain-data); ignored with inMemory. */
@@ -55,7 +54,11 @@ export interface NodeOptions {
   maxLogBlockRange?: number;
   /** Idle time after which an unpolled filter is removed (default FILTER_IDLE_TIMEOUT_MS). */
   filterTimeoutMs?: number;
-  /** Wall clock in milliseconds for filter expiry (injectable for tests). */
+  /** Daily requests per dashboard user (default the spec's 25,000). */
+  dailyLimit?: number;
+  /** Behave like the hosted endpoint for dashboard keys (no node keys, no test control). */
+  hosted?: boolean;
+  /** Wall clock in milliseconds for filter expiry and quota days (injectable for tests). */
   now?: () => number;
   logLevel?: LogLevel;
 }
@@ -122,6 +125,12 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     throw err;
   }
   const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
+  const now = options.now ?? Date.now;
+  const gateway = await Gateway.open({
+    location: dataDir === undefined ? undefined : join(dataDir, 'gateway'),
+    dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
+    now,
+  });
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
   const hardhat = options.profile === 'hardhat';
   const rpcOptions: RpcOptions = {
@@ -134,7 +143,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     if (options.blockTime !== undefined && options.mining !== false) chain.setIntervalMining(options.blockTime * 1000);
   }
   const contexts = Object.fromEntries(
-    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, options.now), options: rpcOptions }]),
+    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, now), options: rpcOptions }]),
   ) as Record<NetworkName, RpcContext>;
   const dispatcher = new Dispatcher<RpcContext>(METHODS, {
     maxBatch: MAX_BATCH_SIZE,
@@ -147,17 +156,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     NETWORKS.map((n) => [n, new Eip1193Provider((request) => dispatcher.handleRequest(request, contexts[n]), `0x${chains[n].chainId.toString(16)}`)]),
   ) as Record<NetworkName, Eip1193Provider>;
 
-  const errorBody = (code: number, message: string) =>
-    serializeResponse({ jsonrpc: '2.0', id: null, error: { code, message } });
-
-  const rpcRoute = {
-    handle(key: string, body: string) {
-      const network = keyToNetwork.get(key);
-      if (network === undefined) return Promise.resolve(unauthorized(body));
-      return handle(network, body);
-    },
-    errorBody,
-  };
+  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false });
 
   return {
     chains,
@@ -170,20 +169,8 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
       });
-      const server = createHttpServer(rpcRoute, app);
-      attachWebSocket(server, {
-        accepts: (key) => keyToNetwork.has(key),
-        open(key, send) {
-          const context = contexts[keyToNetwork.get(key)!];
-          const subscriptions = new SubscriptionHost(context.chain, send, rpcOptions.skipRemasc);
-          const connectionContext: RpcContext = { ...context, subscriptions };
-          return {
-            handle: async (message) => (await dispatcher.handleBody(message, connectionContext)).body,
-            close: () => subscriptions.close(),
-          };
-        },
-        unauthorizedBody: () => unauthorized('').body,
-      });
+      const server = createHttpServer(gate.http, app);
+      attachWebSocket(server, gate.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -197,22 +184,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       await Promise.all([...servers].map(closeServer));
       servers.clear();
       await Promise.all(NETWORKS.map((n) => chains[n].close()));
+      await gateway.close();
     },
   };
-}
-
-/** 401 with a JSON-RPC error body; the request id is echoed when the body parses. */
-function unauthorized(body: string): { status: number; body: string } {
-  let id: unknown = null;
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) id = (parsed as { id?: unknown }).id ?? null;
-  } catch {
-    // not JSON: answer with id null
-  }
-  const error = new RpcError(UNAUTHORIZED_CODE, 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up: POST /<API_KEY> (or ws://.../<API_KEY>)');
-  const safeId = typeof id === 'string' || typeof id === 'number' ? id : null;
-  return { status: 401, body: serializeResponse({ jsonrpc: '2.0', id: safeId, error: { code: error.code, message: error.message } }) };
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -18,6 +18,8 @@ export interface RpcContext {
   options: RpcOptions;
   /** Present on a WebSocket connection: eth_subscribe needs somewhere to push. */
   subscriptions?: SubscriptionHost;
+  /** A dashboard key on a --hosted node: no node keys, no test control (access.ts). */
+  restricted?: boolean;
 }
 
 /**

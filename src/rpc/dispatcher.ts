@@ -33,6 +33,17 @@ export interface HttpResult {
 const PARAMS_OBJECT_MESSAGE = 'params must be an array: RSK methods take positional params';
 const EMPTY: unknown[] = [];
 
+/** What `parseJsonBody` answers for a body that is not JSON. */
+export const INVALID_JSON: unique symbol = Symbol('invalid JSON');
+
+export function parseJsonBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return INVALID_JSON;
+  }
+}
+
 export class Dispatcher<Ctx> {
   private readonly methods = new Map<string, MethodSpec<Ctx>>();
 
@@ -55,13 +66,13 @@ export class Dispatcher<Ctx> {
   }
 
   /** Handles a raw HTTP body: one request or a batch. */
-  async handleBody(body: string, ctx: Ctx): Promise<HttpResult> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      return single(failure(null, new ParseError()));
-    }
+  handleBody(body: string, ctx: Ctx): Promise<HttpResult> {
+    return this.handleParsed(parseJsonBody(body), ctx);
+  }
+
+  /** Handles a body already parsed by `parseJsonBody` (the gateway counts calls first). */
+  async handleParsed(parsed: unknown, ctx: Ctx): Promise<HttpResult> {
+    if (parsed === INVALID_JSON) return single(failure(null, new ParseError()));
     if (!Array.isArray(parsed)) {
       const res = await this.handleRequest(parsed, ctx);
       const text = serializeResponse(res);

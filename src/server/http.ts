@@ -10,22 +10,40 @@ import type { Express } from 'express';
 /** Largest request body accepted: room for a 1,000-call batch of large raw transactions. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+export interface RpcResult {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
 export interface RpcRoute {
   /** Answers the RPC call posted to `/<key>`. */
-  handle(key: string, body: string): Promise<{ status: number; body: string }>;
+  handle(key: string, body: string): Promise<RpcResult>;
   /** Body of an error response for a request rejected before dispatch (e.g. too large). */
   errorBody(code: number, message: string): string;
 }
 
-const JSON_HEADERS = { 'content-type': 'application/json' };
+/** The RPC path serves dApps in browsers: any origin may call it (the dashboard API is not CORS-open). */
+const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-max-age': '86400',
+};
 /** `/<key>` (an empty key, plain `/`, is still an RPC call: it gets the 401 answer). */
 const RPC_PATH = /^\/([^/?#]*)\/?(?:\?.*)?$/;
 
 export function createHttpServer(rpc: RpcRoute, app: Express): Server {
   return createServer((req, res) => {
-    const key = req.method === 'POST' ? apiKeyOf(req.url) : undefined;
+    const key = req.method === 'POST' || req.method === 'OPTIONS' ? apiKeyOf(req.url) : undefined;
     if (key === undefined || key === 'api') {
       app(req, res);
+      return;
+    }
+    if (req.method === 'OPTIONS') {
+      const requested = req.headers['access-control-request-headers'];
+      res.writeHead(204, { ...PREFLIGHT_HEADERS, 'access-control-allow-headers': typeof requested === 'string' ? requested : 'content-type' });
+      res.end();
       return;
     }
     serveRpc(rpc, key, req, res);
@@ -65,7 +83,7 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
     rpc.handle(key, body).then(
       (result) => {
-        res.writeHead(result.status, JSON_HEADERS);
+        res.writeHead(result.status, result.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...result.headers });
         res.end(result.body);
       },
       () => {

@@ -1,0 +1,42 @@
+/**
+ * Slows repeated failed logins per account and per client address: the first few failures cost
+ * nothing, then each one doubles the wait before the next attempt is accepted, up to a cap. Never
+ * a permanent lock-out, and a success clears the count.
+ */
+
+/** Failures allowed before any wait: a developer who mistypes twice must still get in. */
+export const FREE_LOGIN_FAILURES = 3;
+const BASE_DELAY_MS = 1_000;
+const MAX_DELAY_MS = 60_000;
+
+interface Record {
+  failures: number;
+  retryAt: number;
+}
+
+export class LoginThrottle {
+  private readonly records = new Map<string, Record>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Milliseconds until these subjects may try again (0: now). */
+  waitFor(subjects: string[]): number {
+    const now = this.now();
+    return Math.max(0, ...subjects.map((s) => (this.records.get(s)?.retryAt ?? 0) - now));
+  }
+
+  failed(subjects: string[]): void {
+    const now = this.now();
+    for (const subject of subjects) {
+      const record = this.records.get(subject) ?? { failures: 0, retryAt: 0 };
+      record.failures++;
+      const over = record.failures - FREE_LOGIN_FAILURES;
+      record.retryAt = over > 0 ? now + Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (over - 1)) : 0;
+      this.records.set(subject, record);
+    }
+  }
+
+  succeeded(subjects: string[]): void {
+    for (const subject of subjects) this.records.delete(subject);
+  }
+}

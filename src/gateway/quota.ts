@@ -1,0 +1,85 @@
+/**
+ * Daily request quotas per user, by UTC day. The count is kept in memory and checked and
+ * increased in one synchronous step, so it is exact under concurrent requests; changed counts are
+ * written to the gateway database right after (and on close), so they survive a restart.
+ */
+
+/** The spec's daily limit per user. */
+export const DEFAULT_DAILY_LIMIT = 25_000;
+const DAY_MS = 86_400_000;
+
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export interface QuotaDecision {
+  allowed: boolean;
+  limit: number;
+  used: number;
+  /** Start of the next UTC day, ms since the epoch. */
+  resetsAt: number;
+  /** Whole seconds from now until resetsAt (for Retry-After). */
+  secondsToReset: number;
+}
+
+export class Quotas {
+  private readonly counts = new Map<string, number>();
+  private readonly dirty = new Set<string>();
+  private flushing: Promise<void> | undefined;
+  private flushScheduled = false;
+
+  constructor(
+    readonly dailyLimit: number,
+    private readonly now: () => number,
+    private readonly load: (key: string) => Promise<number>,
+    private readonly save: (entries: Array<[string, number]>) => Promise<void>,
+  ) {}
+
+  /** Counts `calls` requests for the user if they fit in today's quota (a batch fits whole or not at all). */
+  async consume(userId: string, calls: number): Promise<QuotaDecision> {
+    const now = this.now();
+    const key = `${userId}:${utcDay(now)}`;
+    if (!this.counts.has(key)) {
+      const stored = await this.load(key);
+      if (!this.counts.has(key)) this.counts.set(key, stored);
+    }
+    const used = this.counts.get(key)!;
+    const resetsAt = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    const secondsToReset = Math.ceil((resetsAt - now) / 1000);
+    if (used + calls > this.dailyLimit) return { allowed: false, limit: this.dailyLimit, used, resetsAt, secondsToReset };
+    this.counts.set(key, used + calls);
+    this.dirty.add(key);
+    this.scheduleFlush();
+    return { allowed: true, limit: this.dailyLimit, used: used + calls, resetsAt, secondsToReset };
+  }
+
+  /** Requests per UTC day for the last `days` days, oldest first. */
+  async history(userId: string, days: number): Promise<Array<{ day: string; requests: number }>> {
+    const now = this.now();
+    const out: Array<{ day: string; requests: number }> = [];
+    for (let i = days - 1; i >= 0; i--) {
+      const day = utcDay(now - i * DAY_MS);
+      const key = `${userId}:${day}`;
+      out.push({ day, requests: this.counts.get(key) ?? (await this.load(key)) });
+    }
+    return out;
+  }
+
+  async flush(): Promise<void> {
+    while (this.flushing !== undefined) await this.flushing;
+    if (this.dirty.size === 0) return;
+    const entries = [...this.dirty].map((key): [string, number] => [key, this.counts.get(key)!]);
+    this.dirty.clear();
+    this.flushing = this.save(entries).finally(() => (this.flushing = undefined));
+    await this.flushing;
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush().catch(() => undefined);
+    });
+  }
+}

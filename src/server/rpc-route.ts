@@ -1,0 +1,123 @@
+/**
+ * The gate in front of the dispatcher, for HTTP and WebSocket alike: which key, which network,
+ * which rights, and (for dashboard keys) the daily quota with its headers.
+ */
+import type { NetworkName } from '../chain/chain.js';
+import type { Gateway } from '../gateway/gateway.js';
+import type { QuotaDecision } from '../gateway/quota.js';
+import type { RpcContext } from '../rpc/context.js';
+import { type Dispatcher, INVALID_JSON, parseJsonBody, serializeResponse } from '../rpc/dispatcher.js';
+import { ErrorCode } from '../rpc/errors.js';
+import { SubscriptionHost } from '../rpc/subscriptions.js';
+import type { RpcResult, RpcRoute } from './http.js';
+import type { WebSocketRoute } from './websocket.js';
+
+/** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
+export const UNAUTHORIZED_CODE = -32001;
+
+type Access = { network: NetworkName; userId: string | undefined } | { denied: string };
+
+export interface RpcGateOptions {
+  dispatcher: Dispatcher<RpcContext>;
+  operatorKeys: Map<string, NetworkName>;
+  gateway: Gateway;
+  contexts: Record<NetworkName, RpcContext>;
+  /** --hosted: dashboard keys get the hosted endpoint's restrictions. */
+  hosted: boolean;
+}
+
+export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSocket: WebSocketRoute } {
+  const { dispatcher, operatorKeys, gateway, contexts, hosted } = options;
+
+  const accessOf = (key: string): Access => {
+    const network = operatorKeys.get(key);
+    if (network !== undefined) return { network, userId: undefined };
+    const record = gateway.lookup(key);
+    if (record === undefined) {
+      return { denied: 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up or shown in the dashboard: POST /<API_KEY>' };
+    }
+    if (record.revokedAt !== null) return { denied: 'Unauthorized: this API key was revoked' };
+    return { network: record.network, userId: record.userId };
+  };
+
+  const contextFor = (network: NetworkName, userId: string | undefined): RpcContext =>
+    userId !== undefined && hosted ? { ...contexts[network], restricted: true } : contexts[network];
+
+  /** Counts the calls of a parsed body against the user's quota (operators are not counted). */
+  const charge = async (userId: string | undefined, parsed: unknown): Promise<QuotaDecision | undefined> => {
+    if (userId === undefined) return undefined;
+    const calls = Array.isArray(parsed) && parsed.length > 0 ? parsed.length : 1;
+    return gateway.quotas.consume(userId, calls);
+  };
+
+  const http: RpcRoute = {
+    async handle(key: string, body: string): Promise<RpcResult> {
+      const access = accessOf(key);
+      if ('denied' in access) return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied) };
+      const parsed = parseJsonBody(body);
+      const quota = await charge(access.userId, parsed);
+      if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(body));
+      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId));
+      return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
+    },
+    errorBody: (code, message) => errorBody(null, code, message),
+  };
+
+  const webSocket: WebSocketRoute = {
+    accepts: (key) => !('denied' in accessOf(key)),
+    open(key, send) {
+      const access = accessOf(key) as Exclude<Access, { denied: string }>;
+      const base = contextFor(access.network, access.userId);
+      const subscriptions = new SubscriptionHost(base.chain, send, base.options.skipRemasc);
+      const context: RpcContext = { ...base, subscriptions };
+      return {
+        async handle(message) {
+          // A key revoked while the socket is open stops working at once.
+          if ('denied' in accessOf(key)) return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked');
+          const parsed = parseJsonBody(message);
+          const quota = await charge(access.userId, parsed);
+          if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(message)).body;
+          return (await dispatcher.handleParsed(parsed, context)).body;
+        },
+        close: () => subscriptions.close(),
+      };
+    },
+    unauthorizedBody: () => errorBody(null, UNAUTHORIZED_CODE, 'Unauthorized: unknown or revoked API key'),
+  };
+
+  return { http, webSocket };
+}
+
+function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(quota.limit),
+    'x-ratelimit-remaining': String(Math.max(0, quota.limit - quota.used)),
+    'x-ratelimit-reset': String(Math.floor(quota.resetsAt / 1000)),
+  };
+}
+
+function quotaExceeded(quota: QuotaDecision, id: string | number | null): RpcResult {
+  const resetsAt = new Date(quota.resetsAt).toISOString();
+  const body = serializeResponse({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: ErrorCode.ResourceLimit,
+      message: `Daily request limit of ${quota.limit} reached; it resets at ${resetsAt} (UTC midnight)`,
+      data: { limit: quota.limit, used: quota.used, resetsAt },
+    },
+  });
+  return { status: 429, body, headers: { ...rateLimitHeaders(quota), 'retry-after': String(Math.max(1, quota.secondsToReset)) } };
+}
+
+function errorBody(id: string | number | null, code: number, message: string): string {
+  return serializeResponse({ jsonrpc: '2.0', id, error: { code, message } });
+}
+
+/** The request id when the body is a single JSON-RPC object, for echoing in gate errors. */
+function idOf(body: string): string | number | null {
+  const parsed = parseJsonBody(body);
+  if (parsed === INVALID_JSON || parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+  const id = (parsed as { id?: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
