@@ -26,6 +26,9 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --logs-max N             eth_getLogs: most logs over a range longer than --logs-max-blocks (10000)
   --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
   --filter-timeout SECONDS remove a filter not polled for this long (300)
+  --daily-limit N          requests per dashboard user per UTC day (25000); operator keys are not counted
+  --hosted                 dashboard keys behave as on the hosted endpoint: eth_accounts is [], no
+                           node-held keys (eth_sendTransaction, eth_sign, personal_*), no evm_*/sco_*
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
   --help                   show this help
 `;
@@ -69,6 +72,8 @@ async function main(): Promise<void> {
       'logs-max': { type: 'string' },
       'logs-max-blocks': { type: 'string' },
       'filter-timeout': { type: 'string' },
+      'daily-limit': { type: 'string' },
+      hosted: { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
       help: { type: 'boolean', default: false },
     },
@@ -92,6 +97,8 @@ async function main(): Promise<void> {
     profile: profileFlag(values.profile),
     maxLogs: positiveNumberFlag('logs-max', values['logs-max']),
     maxLogBlockRange: positiveNumberFlag('logs-max-blocks', values['logs-max-blocks']),
+    dailyLimit: positiveNumberFlag('daily-limit', values['daily-limit']),
+    hosted: values.hosted,
     filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
     logLevel: values['log-level'] as LogLevel,
   };

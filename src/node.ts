@@ -168,7 +168,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       const app = createApp({
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
-      });
+      }, gateway);
       const server = createHttpServer(gate.http, app);
       attachWebSocket(server, gate.webSocket);
       const address = await listen(server, port, host);

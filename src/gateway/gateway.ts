@@ -28,6 +28,11 @@ export class GatewayError extends Error {
   }
 }
 
+export interface SessionUser {
+  userId: string;
+  email: string;
+}
+
 interface UserRecord extends PasswordHash {
   id: string;
   email: string;
@@ -60,7 +65,7 @@ export interface GatewayOptions {
 export class Gateway {
   readonly quotas: Quotas;
   private readonly throttle: LoginThrottle;
-  private readonly sessions = new Map<string, { userId: string; expiresAt: number }>();
+  private readonly sessions = new Map<string, SessionUser & { expiresAt: number }>();
   /** Every key ever made, by key string; loaded at start so the RPC path never waits on disk. */
   private readonly keys = new Map<string, ApiKeyRecord>();
 
@@ -120,7 +125,7 @@ export class Gateway {
     }
     this.throttle.succeeded(subjects);
     const token = randomBytes(32).toString('base64url');
-    this.sessions.set(token, { userId: user.id, expiresAt: this.now() + SESSION_TTL_MS });
+    this.sessions.set(token, { userId: user.id, email: user.email, expiresAt: this.now() + SESSION_TTL_MS });
     return token;
   }
 
@@ -129,7 +134,7 @@ export class Gateway {
   }
 
   /** The user of a live session, sliding its expiry. */
-  sessionUser(token: string | undefined): string | undefined {
+  sessionUser(token: string | undefined): SessionUser | undefined {
     if (token === undefined) return undefined;
     const session = this.sessions.get(token);
     if (session === undefined || session.expiresAt < this.now()) {
@@ -137,7 +142,7 @@ export class Gateway {
       return undefined;
     }
     session.expiresAt = this.now() + SESSION_TTL_MS;
-    return session.userId;
+    return { userId: session.userId, email: session.email };
   }
 
   // ---- API keys ------------------------------------------------------------------------------

@@ -1,19 +1,23 @@
-/** The Express app for everything that is not an RPC POST: for now a JSON status page. */
+/** The Express app for everything that is not an RPC call: the status page and the dashboard's API. */
 import express, { type Express } from 'express';
+import { createApiRouter } from '../gateway/api.js';
+import type { Gateway } from '../gateway/gateway.js';
 
 export interface StatusInfo {
   clientVersion: string;
   networks: Array<{ network: string; chainId: number; blockNumber: () => bigint }>;
 }
 
-export function createApp(status: StatusInfo): Express {
+export function createApp(status: StatusInfo, gateway: Gateway): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.use('/api', createApiRouter(gateway));
   app.get('/', (_req, res) => {
     res.json({
       name: 'rsk-devnode',
       version: status.clientVersion,
       rpc: 'POST /<API_KEY> with a JSON-RPC 2.0 body; the start-up banner prints the key-bearing URLs',
+      dashboard: '/dashboard',
       networks: status.networks.map((n) => ({ network: n.network, chainId: n.chainId, blockNumber: Number(n.blockNumber()) })),
     });
   });

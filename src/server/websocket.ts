@@ -23,6 +23,8 @@ export interface WebSocketRoute {
 export function attachWebSocket(server: Server, route: WebSocketRoute): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node hands the raw socket over without its error handler: a peer reset must not crash us.
+    socket.on('error', () => socket.destroy());
     const key = apiKeyOf(req.url);
     if (key === undefined || !route.accepts(key)) {
       socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${route.unauthorizedBody()}`);

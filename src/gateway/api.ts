@@ -1,0 +1,162 @@
+/**
+ * The dashboard's JSON API under /api (documented in the README). Errors are `{ error }` with a
+ * fitting HTTP status. Sessions ride in an HttpOnly, SameSite=Strict cookie, and state-changing
+ * requests must come from our own origin when the browser says where they come from.
+ */
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NetworkName } from '../chain/chain.js';
+import { type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
+
+const SESSION_COOKIE = 'rsk_devnode_session';
+/** Dashboard requests are a few small fields. */
+const MAX_API_BODY = '16kb';
+const HISTORY_DAYS = 30;
+const MAX_NAME = 100;
+const MAX_DESCRIPTION = 500;
+
+type Handler = (req: Request, res: Response) => Promise<void> | void;
+
+export function createApiRouter(gateway: Gateway): Router {
+  const router = express.Router();
+  router.use(express.json({ limit: MAX_API_BODY, strict: true, type: () => true }));
+  router.use(checkOrigin);
+
+  const route = (handler: Handler) => (req: Request, res: Response, next: NextFunction) => {
+    Promise.resolve(handler(req, res)).catch(next);
+  };
+  const signedIn = (req: Request): SessionUser => {
+    const user = gateway.sessionUser(sessionToken(req));
+    if (user === undefined) throw new GatewayError(401, 'Not signed in');
+    return user;
+  };
+
+  router.post('/signup', route(async (req, res) => {
+    const { email, password } = fields(req.body, { email: 'string', password: 'string' }, ['email', 'password']);
+    await gateway.signup(email!, password!);
+    res.status(201).json({ ok: true });
+  }));
+
+  router.post('/login', route(async (req, res) => {
+    const { email, password } = fields(req.body, { email: 'string', password: 'string' }, ['email', 'password']);
+    const token = await gateway.login(email!, password!, req.socket.remoteAddress ?? 'unknown');
+    res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/' });
+    res.json({ ok: true, email: email!.trim().toLowerCase() });
+  }));
+
+  router.post('/logout', route((req, res) => {
+    const token = sessionToken(req);
+    if (token !== undefined) gateway.logout(token);
+    res.clearCookie(SESSION_COOKIE, { path: '/' });
+    res.json({ ok: true });
+  }));
+
+  router.get('/me', route((req, res) => {
+    res.json({ email: signedIn(req).email });
+  }));
+
+  router.get('/keys', route((req, res) => {
+    const user = signedIn(req);
+    res.json({ keys: gateway.listKeys(user.userId).map((k) => keyView(k, req)) });
+  }));
+
+  router.post('/keys', route(async (req, res) => {
+    const user = signedIn(req);
+    const { name, network, description } = fields(req.body, { name: 'string', network: 'string', description: 'string' }, ['name', 'network']);
+    const trimmedName = name!.trim();
+    if (trimmedName.length === 0 || trimmedName.length > MAX_NAME) throw new GatewayError(400, `name is required (at most ${MAX_NAME} characters)`);
+    const net = network!.toLowerCase();
+    if (net !== 'testnet' && net !== 'mainnet') throw new GatewayError(400, 'network must be "testnet" or "mainnet"');
+    if ((description ?? '').length > MAX_DESCRIPTION) throw new GatewayError(400, `description has at most ${MAX_DESCRIPTION} characters`);
+    const record = await gateway.createKey(user.userId, { name: trimmedName, network: net as NetworkName, description: description ?? '' });
+    res.status(201).json(keyView(record, req));
+  }));
+
+  router.delete('/keys/:id', route(async (req, res) => {
+    const user = signedIn(req);
+    res.json(keyView(await gateway.revokeKey(user.userId, String(req.params.id)), req));
+  }));
+
+  router.get('/usage', route(async (req, res) => {
+    const user = signedIn(req);
+    const history = await gateway.quotas.history(user.userId, HISTORY_DAYS);
+    const today = history[history.length - 1]!;
+    const limit = gateway.quotas.dailyLimit;
+    res.json({ limit, used: today.requests, remaining: Math.max(0, limit - today.requests), day: today.day, history });
+  }));
+
+  router.use((_req: Request, res: Response) => {
+    res.status(404).json({ error: 'No such API endpoint' });
+  });
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof GatewayError) {
+      if (err.retryAfterSeconds !== undefined) res.set('retry-after', String(err.retryAfterSeconds));
+      res.status(err.status).json({ error: err.message });
+      return;
+    }
+    const status = (err as { status?: number; type?: string }).status;
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') {
+      res.status(413).json({ error: `Request body too large: the limit is ${MAX_API_BODY}` });
+    } else if (type === 'entity.parse.failed') {
+      res.status(400).json({ error: 'Malformed JSON body' });
+    } else if (status !== undefined && status >= 400 && status < 500) {
+      res.status(status).json({ error: (err as Error).message });
+    } else {
+      res.status(500).json({ error: 'Internal server error' });
+    }
+  });
+  return router;
+}
+
+function keyView(record: ApiKeyRecord, req: Request) {
+  return {
+    id: record.id,
+    name: record.name,
+    network: record.network,
+    description: record.description,
+    key: record.key,
+    url: `${req.protocol}://${req.get('host')}/${record.key}`,
+    createdAt: new Date(record.createdAt).toISOString(),
+    revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),
+  };
+}
+
+/** Reads the expected fields (all strings), refusing unknown fields and wrong types. */
+function fields<K extends string>(body: unknown, types: Record<K, 'string'>, required: NoInfer<K>[]): Partial<Record<K, string>> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new GatewayError(400, 'Expected a JSON object body');
+  const out: Partial<Record<K, string>> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (!(name in types)) throw new GatewayError(400, `Unknown field "${name}"`);
+    if (typeof value !== 'string') throw new GatewayError(400, `Field "${name}" must be a string`);
+    out[name as K] = value;
+  }
+  for (const name of required) if (out[name] === undefined) throw new GatewayError(400, `Field "${name}" is required`);
+  return out;
+}
+
+function sessionToken(req: Request): string | undefined {
+  const header = req.headers.cookie;
+  if (header === undefined) return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+/** Cross-site state changes are refused; requests without an Origin (curl, tests) pass. */
+function checkOrigin(req: Request, res: Response, next: NextFunction): void {
+  const origin = req.headers.origin;
+  if (req.method === 'GET' || req.method === 'HEAD' || origin === undefined) return next();
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    host = '';
+  }
+  if (host !== req.headers.host) {
+    res.status(403).json({ error: 'Cross-origin request refused' });
+    return;
+  }
+  next();
+}
