@@ -118,6 +118,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         location: dataDir === undefined ? undefined : join(dataDir, network),
         minGasPrice: options.minGasPrice,
         blockGasLimit: options.blockGasLimit,
+        onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
       });
     }
   } catch (err) {

@@ -33,8 +33,8 @@ export interface BuiltBlock {
   receipts: ReceiptRecord[];
   /** Pool entries that went into the block. */
   included: PoolTx[];
-  /** Pool entries that can never be mined on this parent (stale nonce, cannot pay): drop them. */
-  invalid: PoolTx[];
+  /** Pool entries that can never be mined on this parent (priced too low, cannot pay...): drop them. */
+  invalid: Array<{ entry: PoolTx; reason: string }>;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -68,17 +68,24 @@ export async function buildBlock(
   const transactions: TxRecord[] = [];
   const receipts: ReceiptRecord[] = [];
   const included: PoolTx[] = [];
-  const invalid: PoolTx[] = [];
+  const invalid: Array<{ entry: PoolTx; reason: string }> = [];
+  /** Senders with a transaction left for a later block: their higher nonces must wait too. */
+  const deferred = new Set<string>();
   const logsBloom = new Uint8Array(BLOOM_BYTES);
   let paidFees = 0n;
 
   for (const candidate of candidates) {
+    if (deferred.has(candidate.sender)) continue;
     // rskj's block builder skips (and evicts) transactions priced below the new block's minimum.
     if (candidate.record.gasPrice < template.minimumGasPrice) {
-      invalid.push(candidate);
+      invalid.push({ entry: candidate, reason: `gas price ${candidate.record.gasPrice} is below the block's minimum gas price ${template.minimumGasPrice}` });
+      deferred.add(candidate.sender);
       continue;
     }
-    if (context.gasUsed + candidate.record.gasLimit > template.gasLimit) continue;
+    if (context.gasUsed + candidate.record.gasLimit > template.gasLimit) {
+      deferred.add(candidate.sender);
+      continue;
+    }
     let result;
     try {
       result = await runTx(vm, {
@@ -87,9 +94,10 @@ export async function buildBlock(
         blockGasUsed: context.gasUsed,
         skipHardForkValidation: true,
       });
-    } catch {
-      // Nonce or balance no longer right on this parent: the transaction cannot be mined here.
-      invalid.push(candidate);
+    } catch (err) {
+      // The sender cannot pay, or the EVM refuses the sender: the transaction cannot be mined here.
+      invalid.push({ entry: candidate, reason: executionRefusal(err) });
+      deferred.add(candidate.sender);
       continue;
     }
     context.gasUsed += result.totalGasSpent;
@@ -157,6 +165,12 @@ export async function trieRoot(values: Uint8Array[]): Promise<Uint8Array> {
   const trie = new MerklePatriciaTrie();
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
   return trie.root();
+}
+
+/** ethereumjs appends its debug context to messages; keep the human part. */
+function executionRefusal(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split(' (tx type=')[0]!.split(' -> block number=')[0]!;
 }
 
 export function isRevert(error: EVMError | undefined): boolean {

@@ -8,14 +8,27 @@ import type { EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { DB } from '@ethereumjs/util';
 import type { Execution } from './execution.js';
+import { OverlayDb } from './state-db.js';
 
 export class CallRunner {
-  private readonly ready: Promise<{ evm: EVM; state: MerkleStateManager }>;
+  private ready: Promise<{ evm: EVM; state: MerkleStateManager }>;
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(execution: Execution, db: DB<string, Uint8Array>, readonly stateRoot: Uint8Array) {
-    const state = execution.stateManager(db, stateRoot);
-    this.ready = execution.vm(state).then((vm) => ({ evm: vm.evm as EVM, state }));
+  constructor(
+    private readonly execution: Execution,
+    private readonly db: DB<string, Uint8Array>,
+    readonly stateRoot: Uint8Array,
+  ) {
+    this.ready = this.fresh();
+  }
+
+  /**
+   * Over an overlay: the state manager flushes on its last revert, and reads must never write to
+   * the store's pending buffer, which belongs to the block being built.
+   */
+  private fresh(): Promise<{ evm: EVM; state: MerkleStateManager }> {
+    const state = this.execution.stateManager(new OverlayDb(this.db), this.stateRoot);
+    return this.execution.vm(state).then((vm) => ({ evm: vm.evm as EVM, state }));
   }
 
   run<T>(execute: (evm: EVM) => Promise<T>): Promise<T> {
@@ -25,9 +38,13 @@ export class CallRunner {
       evm.transientStorage.clear();
       await state.checkpoint();
       try {
-        return await execute(evm);
-      } finally {
+        const result = await execute(evm);
         await state.revert();
+        return result;
+      } catch (err) {
+        // The EVM's own checkpoints may be unbalanced now: start over from the root.
+        this.ready = this.fresh();
+        throw err;
       }
     };
     const result = this.queue.then(task, task);

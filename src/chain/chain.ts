@@ -46,6 +46,8 @@ export interface ChainOptions {
   blockGasLimit?: bigint;
   /** Wall clock in milliseconds (injectable for tests). */
   now?: () => number;
+  /** Where failures of background work (interval mining) are reported. */
+  onBackgroundError?: (err: unknown) => void;
 }
 
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
@@ -87,8 +89,8 @@ export class Chain {
   private lock: Promise<unknown> = Promise.resolve();
   private headRunner: CallRunner | undefined;
   private miner: (Executor & { root: Uint8Array }) | undefined;
-  private pendingCache: { headHash: Uint8Array; poolVersion: number; built: Promise<PendingView> } | undefined;
-  private poolVersion = 0;
+  private pendingCache: { headHash: Uint8Array; viewVersion: number; built: Promise<PendingView> } | undefined;
+  private viewVersion = 0;
   /** Latest state when test-control methods changed the head's state (setBalance...); cleared by the next block. */
   private stateOverride: Uint8Array | undefined;
   private readonly snapshots = new Snapshots();
@@ -102,6 +104,7 @@ export class Chain {
   private minGasPriceTarget = 0n;
   private gasLimitTarget = 0n;
   private readonly now: () => number;
+  private readonly onBackgroundError: (err: unknown) => void;
 
   private constructor(
     readonly network: NetworkName,
@@ -112,6 +115,7 @@ export class Chain {
     this.chainId = BigInt(options.genesis.chainId);
     this.execution = new Execution(this.common, async (n) => (await this.blockByNumber(n))?.hash);
     this.now = options.now ?? Date.now;
+    this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
@@ -137,7 +141,8 @@ export class Chain {
 
   /** The state root reads of `block` use: the head's may be overridden by test-control methods. */
   stateRootOf(block: RskBlock): Uint8Array {
-    return block === this.headBlock && this.stateOverride !== undefined ? this.stateOverride : block.header.stateRoot;
+    // By hash: the same block may be a different object once it has left the block cache.
+    return this.stateOverride !== undefined && equalsBytes(block.hash, this.headBlock.hash) ? this.stateOverride : block.header.stateRoot;
   }
 
   /** Where reads at `block` run. */
@@ -190,8 +195,12 @@ export class Chain {
     const bounded = { ...criteria, toBlock: to };
     const withinRange = to - criteria.fromBlock + 1n <= limits.maxBlockRange;
     const matches: LogMatch[] = [];
-    for (const receipts of await this.store.getReceiptsMany(await this.store.logCandidates(bounded))) {
-      matches.push(...matchesInBlock(receipts, bounded));
+    const candidates = await this.store.logCandidates(bounded);
+    // Read receipts in chunks, so a query refused by the cap stops reading early.
+    for (let i = 0; i < candidates.length; i += LOG_READ_CHUNK) {
+      for (const receipts of await this.store.getReceiptsMany(candidates.slice(i, i + LOG_READ_CHUNK))) {
+        matches.push(...matchesInBlock(receipts, bounded));
+      }
       if (!withinRange && matches.length > limits.maxLogs) {
         throw new ChainError(
           'limitExceeded',
@@ -229,10 +238,10 @@ export class Chain {
   /** The block the pool would produce next, built on latest without sealing (rskj's `pending`). */
   pending(): Promise<PendingView> {
     const cache = this.pendingCache;
-    if (cache !== undefined && cache.headHash === this.headBlock.hash && cache.poolVersion === this.poolVersion) return cache.built;
-    // poolVersion also moves on every state override, snapshot revert and mining-mode change.
+    if (cache !== undefined && cache.headHash === this.headBlock.hash && cache.viewVersion === this.viewVersion) return cache.built;
+    // viewVersion moves whenever the pending block would change: pool, state, clock, head rewinds.
     const built = this.buildPending();
-    this.pendingCache = { headHash: this.headBlock.hash, poolVersion: this.poolVersion, built };
+    this.pendingCache = { headHash: this.headBlock.hash, viewVersion: this.viewVersion, built };
     built.catch(() => (this.pendingCache = undefined));
     return built;
   }
@@ -262,7 +271,7 @@ export class Chain {
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     const tx = decodeRawTransaction(raw, this.common);
-    return this.submit(tx, raw);
+    return this.serialize(() => this.submitLocked(tx, raw));
   }
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
@@ -275,18 +284,37 @@ export class Chain {
     data?: Uint8Array;
     nonce?: bigint;
   }): Promise<Uint8Array> {
-    const fields = {
-      nonce: request.nonce ?? (await this.pendingNonce(request.from)),
-      gasPrice: request.gasPrice ?? this.minimumGasPrice,
-      gasLimit: request.gas ?? SEND_TRANSACTION_DEFAULT_GAS,
-      to: request.to,
-      value: request.value ?? 0n,
-      data: request.data ?? new Uint8Array(0),
-    };
-    const tx = this.impersonated.has(request.from.toString())
-      ? impersonatedTransaction(fields, request.from, this.common)
-      : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(this.keyFor(request.from).privateKey);
-    return this.submit(tx, tx.serialize());
+    const impersonated = this.impersonated.has(request.from.toString());
+    const key = impersonated ? undefined : this.keyFor(request.from);
+    // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
+    return this.serialize(async () => {
+      const state = this.stateAt(this.stateRootOf(this.headBlock));
+      if (impersonated && (await state.getCode(request.from)).length > 0) {
+        throw new ChainError(
+          'invalidArgument',
+          `${request.from.toString()} has code: this node cannot send as a contract account (the EVM refuses senders with code, EIP-3607)`,
+        );
+      }
+      const fields = {
+        nonce: request.nonce ?? (await this.pendingNonce(request.from)),
+        // The next block's minimum, which may be above the latest block's while it rises to a target.
+        gasPrice: request.gasPrice ?? this.nextMinimumGasPrice(),
+        gasLimit: request.gas ?? SEND_TRANSACTION_DEFAULT_GAS,
+        to: request.to,
+        value: request.value ?? 0n,
+        data: request.data ?? new Uint8Array(0),
+      };
+      const tx = key === undefined
+        ? impersonatedTransaction(fields, request.from, this.common)
+        : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(key.privateKey);
+      return this.submitLocked(tx, tx.serialize());
+    });
+  }
+
+  private nextMinimumGasPrice(): bigint {
+    const latest = this.headBlock.header.minimumGasPrice;
+    const next = nextMinimumGasPrice(latest, this.minGasPriceTarget);
+    return next > latest ? next : latest;
   }
 
   /** The state nonce plus the sender's run of pooled transactions. */
@@ -306,43 +334,55 @@ export class Chain {
     return account;
   }
 
-  private async submit(tx: LegacyTx, raw: Uint8Array): Promise<Uint8Array> {
-    return this.serialize(async () => {
-      const sender = tx.getSenderAddress();
-      const account = await this.account(this.stateRootOf(this.headBlock), sender);
-      validatePoolTransaction(tx, raw, sender.toString(), this.pool, {
-        blockGasLimit: this.headBlock.header.gasLimit,
-        minimumGasPrice: this.headBlock.header.minimumGasPrice,
-        account: account && { nonce: account.nonce, balance: account.balance },
-      });
-      const entry = this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
-      this.poolVersion++;
-      this.events.emit('pendingTransaction', entry.record);
-      // Automine mines what can run now; a transaction behind a nonce gap waits for the gap to fill.
-      if (this.automine && (await this.poolCandidates(this.headBlock)).length > 0) await this.mineLocked();
-      return tx.hash();
+  /** Validates and pools a transaction; with automine, mines it and fails if it did not make it. */
+  private async submitLocked(tx: LegacyTx, raw: Uint8Array): Promise<Uint8Array> {
+    const sender = tx.getSenderAddress();
+    const account = await this.account(this.stateRootOf(this.headBlock), sender);
+    validatePoolTransaction(tx, raw, sender.toString(), this.pool, {
+      blockGasLimit: this.headBlock.header.gasLimit,
+      minimumGasPrice: this.headBlock.header.minimumGasPrice,
+      account: account && { nonce: account.nonce, balance: account.balance },
     });
+    const entry = this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
+    this.viewVersion++;
+    this.events.emit('pendingTransaction', entry.record);
+    // Automine mines what can run now; a transaction behind a nonce gap waits for the gap to fill.
+    if (this.automine && this.pool.get(entry.record.hash) !== undefined) {
+      const candidates = await this.poolCandidates(this.headBlock);
+      if (candidates.length > 0) {
+        const { built } = await this.mineLocked(undefined, candidates);
+        const dropped = built.invalid.find((invalid) => invalid.entry === entry);
+        // rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
+        if (dropped !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${dropped.reason}`);
+      }
+    }
+    return tx.hash();
   }
 
   // ---- block production -------------------------------------------------------------------
 
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   async mine(timestamp?: bigint): Promise<RskBlock> {
-    return this.serialize(() => this.mineLocked(timestamp));
+    return this.serialize(async () => (await this.mineLocked(timestamp)).block);
   }
 
   /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
   async mineMany(count: bigint, interval: bigint): Promise<void> {
+    if (count > MAX_BLOCKS_PER_MINE) {
+      throw new ChainError('invalidArgument', `at most ${MAX_BLOCKS_PER_MINE} blocks per call; call again for more`);
+    }
     await this.serialize(async () => {
       for (let i = 0n; i < count; i++) {
         await this.mineLocked(i === 0n ? undefined : this.headBlock.header.timestamp + interval);
+        // Let HTTP, WebSocket and signals through now and then (an in-memory store never yields).
+        if (i % YIELD_EVERY_BLOCKS === YIELD_EVERY_BLOCKS - 1n) await new Promise((resolve) => setImmediate(resolve));
       }
     });
   }
 
-  private async mineLocked(timestamp?: bigint): Promise<RskBlock> {
+  private async mineLocked(timestamp?: bigint, poolCandidates?: PoolTx[]): Promise<{ block: RskBlock; built: BuiltBlock }> {
     const parent = this.headBlock;
-    const candidates = await this.poolCandidates(parent);
+    const candidates = poolCandidates ?? (await this.poolCandidates(parent));
     const miner = await this.minerAt(parent);
     let block: RskBlock;
     let built: BuiltBlock;
@@ -355,17 +395,21 @@ export class Chain {
     } catch (err) {
       this.miner = undefined;
       this.store.stateDb.discardPending();
+      // A clock setting that cannot be mined must not wedge every later block.
+      this.timeOffset = 0n;
+      this.nextTimestamp = undefined;
       throw err;
     }
     miner.root = block.header.stateRoot;
-    for (const entry of [...built.included, ...built.invalid]) this.pool.remove(entry);
-    this.poolVersion++;
+    for (const entry of built.included) this.pool.remove(entry);
+    for (const { entry } of built.invalid) this.pool.remove(entry);
+    this.viewVersion++;
     this.headBlock = block;
     this.stateOverride = undefined;
     this.timeOffset = 0n;
     this.nextTimestamp = undefined;
     this.events.emit('block', block, receipts);
-    return block;
+    return { block, built };
   }
 
   /** The mining VM, kept across blocks while its state stays at the head's root. */
@@ -439,29 +483,43 @@ export class Chain {
     this.automine = on;
   }
 
-  /** Mines a block every `ms` milliseconds; 0 turns interval mining off. */
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off. A tick is skipped while a block is being mined. */
   setIntervalMining(ms: number): void {
+    if (!Number.isFinite(ms) || ms > MAX_TIMER_MS) {
+      throw new ChainError('invalidArgument', `interval of ${ms} ms is longer than the ${MAX_TIMER_MS} ms a timer can wait`);
+    }
     clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
     if (ms <= 0) return;
+    let mining = false;
     this.intervalTimer = setInterval(() => {
-      this.mine().catch(() => undefined);
+      if (mining) return;
+      mining = true;
+      this.mine()
+        .catch((err: unknown) => this.onBackgroundError(err))
+        .finally(() => (mining = false));
     }, ms);
     this.intervalTimer.unref();
   }
 
   /** rskj: positive values add to the offset the next block consumes; returns the offset. */
-  increaseTime(seconds: bigint): bigint {
-    if (seconds > 0n) this.timeOffset += seconds;
-    return this.timeOffset;
+  increaseTime(seconds: bigint): Promise<bigint> {
+    return this.serialize(async () => {
+      if (seconds > 0n) this.timeOffset += seconds;
+      this.viewVersion++;
+      return this.timeOffset;
+    });
   }
 
-  setNextBlockTimestamp(timestamp: bigint): void {
-    const latest = this.headBlock.header.timestamp;
-    if (timestamp <= latest) {
-      throw new ChainError('invalidArgument', `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
-    }
-    this.nextTimestamp = timestamp;
+  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    return this.serialize(async () => {
+      const latest = this.headBlock.header.timestamp;
+      if (timestamp <= latest) {
+        throw new ChainError('invalidArgument', `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
+      }
+      this.nextTimestamp = timestamp;
+      this.viewVersion++;
+    });
   }
 
   snapshot(): Promise<bigint> {
@@ -511,7 +569,7 @@ export class Chain {
     this.headBlock = target;
     this.stateOverride = override;
     this.headRunner = undefined;
-    this.poolVersion++;
+    this.viewVersion++;
     if (removed.length > 0) this.events.emit('rewind', removed, target);
   }
 
@@ -532,12 +590,14 @@ export class Chain {
   }
 
   /** Removes a pooled transaction (hardhat_/anvil_dropTransaction); false when it is not pooled. */
-  dropTransaction(hash: Uint8Array): boolean {
-    const entry = this.pool.get(hash);
-    if (entry === undefined) return false;
-    this.pool.remove(entry);
-    this.poolVersion++;
-    return true;
+  dropTransaction(hash: Uint8Array): Promise<boolean> {
+    return this.serialize(async () => {
+      const entry = this.pool.get(hash);
+      if (entry === undefined) return false;
+      this.pool.remove(entry);
+      this.viewVersion++;
+      return true;
+    });
   }
 
   impersonate(address: Address): void {
@@ -565,7 +625,7 @@ export class Chain {
       await this.store.commitState(OVERRIDE_META, overrideRecord(this.headBlock, root));
       this.stateOverride = root;
       this.headRunner = undefined;
-      this.poolVersion++;
+      this.viewVersion++;
     });
   }
 
@@ -633,6 +693,14 @@ export class Chain {
     this.headBlock = block;
   }
 }
+
+/** Blocks whose receipts eth_getLogs reads at a time. */
+const LOG_READ_CHUNK = 256;
+/** Most blocks one hardhat_mine/anvil_mine call may mine (about a minute and a half of work). */
+export const MAX_BLOCKS_PER_MINE = 100_000n;
+const YIELD_EVERY_BLOCKS = 64n;
+/** Node's timers wait at most 2^31 - 1 ms; longer intervals would fire every millisecond. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** rskj's eth_sendTransaction default gas. */
 export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;

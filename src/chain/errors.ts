@@ -16,7 +16,9 @@ export type ChainErrorKind =
   /** A query past the node's limits (eth_getLogs caps). */
   | 'limitExceeded'
   /** rskj's "filter not found": an unknown, expired or uninstalled filter id. */
-  | 'filterNotFound';
+  | 'filterNotFound'
+  /** Automine accepted a transaction but the block could not include it (rskj -32009). */
+  | 'notMined';
 
 export class ChainError extends Error {
   constructor(

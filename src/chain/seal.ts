@@ -33,7 +33,9 @@ export async function hashForMergedMining(header: RskHeader, blockByNumber: Bloc
 
 export async function sealBlock(built: BuiltBlock, parent: RskBlock, blockByNumber: BlockByNumber): Promise<RskBlock> {
   const forMergedMining = await hashForMergedMining(built.header, blockByNumber);
-  const proof = mineMergedMiningProof(forMergedMining, built.header.difficulty, Number(built.header.timestamp));
+  // A Bitcoin header's time is 32 bits; RSK does not tie it to the RSK timestamp, so wrap it.
+  const btcTime = Number(built.header.timestamp % 2n ** 32n);
+  const proof = mineMergedMiningProof(forMergedMining, built.header.difficulty, btcTime);
   const header: RskHeader = {
     ...built.header,
     bitcoinMergedMiningHeader: proof.btcHeader,

@@ -48,15 +48,15 @@ export class StateDb implements DB<string, Uint8Array> {
 
   async open(): Promise<void> {}
 
-  /** Hands the buffered nodes to the caller's batch and starts a new buffer. */
-  takePending(): Array<{ key: Uint8Array; value: Uint8Array }> {
-    const ops: Array<{ key: Uint8Array; value: Uint8Array }> = [];
-    for (const [key, value] of this.pending) {
-      ops.push({ key: stateNodeKey(hexToBytes(`0x${key}`)), value });
-      this.cache.set(key, value);
-    }
+  /**
+   * Hands the buffered nodes to the caller's batch and starts a new buffer. The caller calls
+   * `committed` once the batch is on disk; only then do the nodes enter the read cache.
+   */
+  takePending(): { ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
+    const taken = this.pending;
     this.pending = new Map();
-    return ops;
+    const ops = [...taken].map(([key, value]) => ({ key: stateNodeKey(hexToBytes(`0x${key}`)), value }));
+    return { ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
   }
 
   discardPending(): void {

@@ -103,7 +103,8 @@ export class ChainStore {
   /** Stores a block as the new head, with its receipts, indexes and buffered state, atomically. */
   async commitBlock(block: RskBlock, receipts: BlockReceipts): Promise<void> {
     const number = block.header.number;
-    const ops: BatchOp[] = this.stateDb.takePending().map(({ key, value }) => ({ type: 'put', key, value }));
+    const state = this.stateDb.takePending();
+    const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
     ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
     ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
@@ -116,6 +117,7 @@ export class ChainStore {
     for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     await this.kv.batch(ops);
+    state.committed();
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
   }
@@ -143,9 +145,11 @@ export class ChainStore {
 
   /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
   async commitState(metaName: string, metaValue: Uint8Array): Promise<void> {
-    const ops: BatchOp[] = this.stateDb.takePending().map(({ key, value }) => ({ type: 'put', key, value }));
+    const state = this.stateDb.takePending();
+    const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: metaKey(metaName), value: metaValue });
     await this.kv.batch(ops);
+    state.committed();
   }
 
   /**

@@ -21,6 +21,8 @@ export const ErrorCode = {
   Internal: -32603,
   /** rskj: "filter not found" and other generic server errors. */
   Server: -32000,
+  /** rskj autoMine: "transaction wasn't mined". */
+  NotMined: -32009,
   /** rskj: transaction rejected by the pool validators (reference section 7). */
   TransactionRejected: -32010,
   /** rskj: execution timeout / response too large. */

@@ -32,6 +32,7 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   invalidArgument: ErrorCode.InvalidParams,
   limitExceeded: ErrorCode.ResourceLimit,
   filterNotFound: ErrorCode.Server,
+  notMined: ErrorCode.NotMined,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

@@ -42,12 +42,18 @@ export class SubscriptionHost {
         break;
       case 'logs': {
         const criteria = filter ?? { addresses: undefined, topics: [] };
+        /** Only blocks mined since subscribing were pushed, so only their logs can come back removed. */
+        let firstBlock = this.chain.head.header.number + 1n;
         this.listen(id, 'block', (_block: RskBlock, receipts: BlockReceipts) => {
           for (const match of matchesInBlock(receipts, criteria)) push(formatLog(match));
         });
         // A revert removes blocks: their logs come again with removed: true (as geth does on a reorg).
-        this.listen(id, 'rewind', (removed) => {
-          for (const { receipts } of removed) for (const match of matchesInBlock(receipts, criteria)) push(formatLog(match, true));
+        this.listen(id, 'rewind', (removed, head) => {
+          for (const { receipts } of removed) {
+            if (receipts.blockNumber < firstBlock) continue;
+            for (const match of matchesInBlock(receipts, criteria)) push(formatLog(match, true));
+          }
+          if (firstBlock > head.header.number + 1n) firstBlock = head.header.number + 1n;
         });
         break;
       }

@@ -1,6 +1,7 @@
 /** The Express app for everything that is not an RPC call: the status page and the dashboard's API. */
 import express, { type Express } from 'express';
 import { createApiRouter } from '../gateway/api.js';
+import { createPagesRouter } from '../gateway/pages.js';
 import type { Gateway } from '../gateway/gateway.js';
 
 export interface StatusInfo {
@@ -12,6 +13,7 @@ export function createApp(status: StatusInfo, gateway: Gateway): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use('/api', createApiRouter(gateway));
+  app.use('/dashboard', createPagesRouter(gateway));
   app.get('/', (_req, res) => {
     res.json({
       name: 'rsk-devnode',

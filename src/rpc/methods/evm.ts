@@ -46,10 +46,10 @@ const evmMethods = [
     'evm_increaseTime',
     'Adds seconds (decimal or hex) to the clock of the next block; returns the pending offset.',
     params([seconds]),
-    (ctx, [s]) => quantity(ctx.chain.increaseTime(s)),
+    async (ctx, [s]) => quantity(await ctx.chain.increaseTime(s)),
   ),
-  method('evm_setNextBlockTimestamp', 'The exact timestamp of the next block.', params([timestamp]), (ctx, [at]) => {
-    ctx.chain.setNextBlockTimestamp(at);
+  method('evm_setNextBlockTimestamp', 'The exact timestamp of the next block.', params([timestamp]), async (ctx, [at]) => {
+    await ctx.chain.setNextBlockTimestamp(at);
     return null;
   }),
   method('evm_startMining', 'Turns automine back on (a block per transaction).', params([]), (ctx) => {

@@ -1,0 +1,194 @@
+/**
+ * The dashboard's pages under /dashboard: small HTML shells filled in by one vanilla client script
+ * (static/app.js) that talks to the JSON API under /api. Every value that comes from the API is
+ * put into the page with textContent, never parsed as HTML. Pages that need an account redirect
+ * to the login page when there is no live session, so a signed-out visit makes no failing request.
+ */
+import express, { type Request, type Response, type Router } from 'express';
+import { fileURLToPath } from 'node:url';
+import { type Gateway, MAX_KEYS_PER_USER } from './gateway.js';
+
+/** The session cookie set by the API (src/gateway/api.ts). */
+const SESSION_COOKIE = 'rsk_devnode_session';
+const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+
+/** Everything the pages load comes from this origin; nothing inline, nothing external. */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+export function createPagesRouter(gateway: Gateway): Router {
+  const router = express.Router({ strict: false });
+  const signedIn = (req: Request) => gateway.sessionUser(sessionToken(req)) !== undefined;
+
+  /** Serves a page, or redirects: account pages need a session, the entry pages do not want one. */
+  const page = (render: () => string, needsSession: boolean) => (req: Request, res: Response) => {
+    if (signedIn(req) !== needsSession) {
+      res.redirect(303, needsSession ? '/dashboard/login' : '/dashboard/keys');
+      return;
+    }
+    res.set(PAGE_HEADERS).type('html').send(render());
+  };
+
+  router.use(express.static(STATIC_DIR, { index: false, redirect: false, maxAge: 0 }));
+  router.get('/', (req, res) => res.redirect(303, signedIn(req) ? '/dashboard/keys' : '/dashboard/login'));
+  router.get('/signup', page(signupPage, false));
+  router.get('/login', page(loginPage, false));
+  router.get('/keys', page(keysPage, true));
+  router.get('/keys/:id', page(keyPage, true));
+  router.use((_req: Request, res: Response) => {
+    res.status(404).set(PAGE_HEADERS).type('html').send(layout('Not found', 'not-found', `
+      <section class="card narrow">
+        <h1>Page not found</h1>
+        <p>There is no dashboard page here. <a href="/dashboard">Go to the dashboard</a>.</p>
+      </section>`, false));
+  });
+  return router;
+}
+
+function sessionToken(req: Request): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === SESSION_COOKIE) return value.join('=');
+  }
+  return undefined;
+}
+
+function layout(title: string, pageName: string, main: string, account: boolean): string {
+  const nav = account
+    ? `<nav class="account"><span id="user-email" class="muted"></span><button type="button" id="logout" class="link">Log out</button></nav>`
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · rsk-devnode</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/dashboard/style.css">
+<script src="/dashboard/app.js" defer></script>
+</head>
+<body data-page="${pageName}" data-max-keys="${MAX_KEYS_PER_USER}">
+<header class="top">
+  <a class="brand" href="/dashboard"><span class="logo" aria-hidden="true"></span>rsk-devnode</a>
+  ${nav}
+</header>
+<main>${main}
+</main>
+<footer class="muted">A local emulation of the hosted Rootstock RPC gateway. Keys made here work only on this node.</footer>
+</body>
+</html>
+`;
+}
+
+function signupPage(): string {
+  return layout('Sign up', 'signup', `
+    <section class="card narrow">
+      <h1>Create an account</h1>
+      <p class="muted">An account holds up to ${MAX_KEYS_PER_USER} API keys for the Rootstock testnet and mainnet endpoints of this node.</p>
+      <form id="auth-form" novalidate>
+        <label>Email <input type="email" name="email" autocomplete="username" required maxlength="200"></label>
+        <label>Password <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="200">
+          <small class="muted">At least 8 characters.</small></label>
+        <p class="error" role="alert" hidden></p>
+        <button type="submit" class="primary">Sign up</button>
+      </form>
+      <p>Already have an account? <a href="/dashboard/login">Log in</a></p>
+    </section>`, false);
+}
+
+function loginPage(): string {
+  return layout('Log in', 'login', `
+    <section class="card narrow">
+      <h1>Log in</h1>
+      <p class="notice" role="status" hidden></p>
+      <form id="auth-form" novalidate>
+        <label>Email <input type="email" name="email" autocomplete="username" required maxlength="200"></label>
+        <label>Password <input type="password" name="password" autocomplete="current-password" required maxlength="200"></label>
+        <p class="error" role="alert" hidden></p>
+        <button type="submit" class="primary">Log in</button>
+      </form>
+      <p>No account yet? <a href="/dashboard/signup">Sign up</a></p>
+    </section>`, false);
+}
+
+function keysPage(): string {
+  return layout('API keys', 'keys', `
+    <section class="card">
+      <div class="card-head">
+        <h1>API keys</h1>
+        <span id="key-count" class="muted"></span>
+      </div>
+      <p class="error" id="list-error" role="alert" hidden></p>
+      <table id="keys-table">
+        <thead><tr><th scope="col">Name</th><th scope="col">Network</th><th scope="col">Created</th><th scope="col">Status</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody id="keys-body"></tbody>
+      </table>
+      <p id="no-keys" class="muted" hidden>No keys yet: create one below.</p>
+    </section>
+    <section class="card">
+      <h2>New key</h2>
+      <form id="new-key-form" class="grid-form">
+        <label>Name <input name="name" required maxlength="100" placeholder="my-dapp"></label>
+        <label>Network
+          <select name="network" required>
+            <option value="" selected disabled>Choose a network</option>
+            <option value="testnet">Testnet (chain id 31)</option>
+            <option value="mainnet">Mainnet (chain id 30)</option>
+          </select>
+        </label>
+        <label class="wide">Description <span class="muted">(optional)</span>
+          <textarea name="description" rows="2" maxlength="500"></textarea></label>
+        <p class="error wide" id="new-key-error" role="alert" hidden></p>
+        <p class="notice wide" id="new-key-notice" role="status" hidden></p>
+        <div class="wide"><button type="submit" class="primary">Create key</button></div>
+      </form>
+    </section>
+    <section class="card" id="usage">
+      <h2>Usage</h2>
+      <p class="error" id="usage-error" role="alert" hidden></p>
+      <div class="usage-today">
+        <label for="usage-meter">Today (UTC)</label>
+        <meter id="usage-meter" min="0" max="1" value="0"></meter>
+        <p id="usage-text"><span id="usage-used">0</span> of <span id="usage-limit">0</span> requests used today, <span id="usage-remaining">0</span> left. The count resets at 00:00 UTC.</p>
+      </div>
+      <h3>Requests per day, last 30 days</h3>
+      <figure id="usage-chart" class="chart"></figure>
+    </section>`, true);
+}
+
+function keyPage(): string {
+  return layout('API key', 'key', `
+    <p><a href="/dashboard/keys">&larr; All keys</a></p>
+    <section class="card" id="key-detail" hidden>
+      <div class="card-head">
+        <h1 id="key-name"></h1>
+        <span id="key-status" class="badge"></span>
+      </div>
+      <p id="key-description" class="muted"></p>
+      <dl class="facts">
+        <dt>Network</dt><dd id="key-network"></dd>
+        <dt>Chain id</dt><dd id="key-chain-id"></dd>
+        <dt>Created</dt><dd id="key-created"></dd>
+        <dt id="key-revoked-label" hidden>Revoked</dt><dd id="key-revoked" hidden></dd>
+      </dl>
+      <label for="key-url">Endpoint URL <span class="muted">(JSON-RPC: POST to this address)</span></label>
+      <div class="copy-row">
+        <input id="key-url" type="text" readonly spellcheck="false">
+        <button type="button" id="copy-url" class="primary">Copy</button>
+      </div>
+      <p id="copy-status" class="muted" role="status"></p>
+      <p class="error" id="key-error" role="alert" hidden></p>
+      <div class="danger-zone">
+        <p class="muted" id="revoke-hint">Revoking is permanent: requests with this key are refused from then on.</p>
+        <button type="button" id="revoke-key" class="danger">Revoke key</button>
+      </div>
+    </section>
+    <p class="error" id="load-error" role="alert" hidden></p>`, true);
+}
