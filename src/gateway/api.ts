@@ -134,7 +134,8 @@ function fields<K extends string>(body: unknown, types: Record<K, 'string'>, req
   return out;
 }
 
-function sessionToken(req: Request): string | undefined {
+/** The session token from the request's cookie (the pages check sessions too). */
+export function sessionToken(req: Request): string | undefined {
   const header = req.headers.cookie;
   if (header === undefined) return undefined;
   for (const part of header.split(';')) {

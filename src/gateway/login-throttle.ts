@@ -4,7 +4,7 @@
  * a permanent lock-out, and a success clears the count.
  */
 
-/** Failures allowed before any wait: a developer who mistypes twice must still get in. */
+/** Failures after which attempts must wait: a developer who mistypes twice still gets in at once. */
 export const FREE_LOGIN_FAILURES = 3;
 const BASE_DELAY_MS = 1_000;
 const MAX_DELAY_MS = 60_000;
@@ -30,8 +30,9 @@ export class LoginThrottle {
     for (const subject of subjects) {
       const record = this.records.get(subject) ?? { failures: 0, retryAt: 0 };
       record.failures++;
+      // From the FREE_LOGIN_FAILURES-th failure on, the next attempt waits 1 s, 2 s, 4 s, ...
       const over = record.failures - FREE_LOGIN_FAILURES;
-      record.retryAt = over > 0 ? now + Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** (over - 1)) : 0;
+      record.retryAt = over >= 0 ? now + Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** over) : 0;
       this.records.set(subject, record);
     }
   }

@@ -6,10 +6,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { fileURLToPath } from 'node:url';
+import { sessionToken } from './api.js';
 import { type Gateway, MAX_KEYS_PER_USER } from './gateway.js';
 
-/** The session cookie set by the API (src/gateway/api.ts). */
-const SESSION_COOKIE = 'rsk_devnode_session';
 const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
 
 /** Everything the pages load comes from this origin; nothing inline, nothing external. */
@@ -52,13 +51,6 @@ export function createPagesRouter(gateway: Gateway): Router {
   return router;
 }
 
-function sessionToken(req: Request): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [name, ...value] = part.trim().split('=');
-    if (name === SESSION_COOKIE) return value.join('=');
-  }
-  return undefined;
-}
 
 function layout(title: string, pageName: string, main: string, account: boolean): string {
   const nav = account
