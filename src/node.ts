@@ -157,7 +157,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     NETWORKS.map((n) => [n, new Eip1193Provider((request) => dispatcher.handleRequest(request, contexts[n]), `0x${chains[n].chainId.toString(16)}`)]),
   ) as Record<NetworkName, Eip1193Provider>;
 
-  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false });
+  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE });
 
   return {
     chains,

@@ -23,7 +23,8 @@ function refusal(name: string): string | undefined {
 
 /** Wraps a method so that a restricted caller gets the hosted endpoint's answer. */
 export function withHostedAccess(spec: MethodSpec<RpcContext>): MethodSpec<RpcContext> {
-  if (spec.name === 'eth_accounts') {
+  // The hosted endpoint holds no keys, so it lists no accounts and no operator's pending transactions.
+  if (spec.name === 'eth_accounts' || spec.name === 'eth_pendingTransactions') {
     return { ...spec, handler: (ctx, params) => (ctx.restricted ? [] : spec.handler(ctx, params)) };
   }
   const message = refusal(spec.name);

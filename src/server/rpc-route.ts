@@ -24,10 +24,12 @@ export interface RpcGateOptions {
   contexts: Record<NetworkName, RpcContext>;
   /** --hosted: dashboard keys get the hosted endpoint's restrictions. */
   hosted: boolean;
+  /** The dispatcher's batch limit, to count a refused batch once. */
+  maxBatch: number;
 }
 
 export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSocket: WebSocketRoute } {
-  const { dispatcher, operatorKeys, gateway, contexts, hosted } = options;
+  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch } = options;
 
   const accessOf = (key: string): Access => {
     const network = operatorKeys.get(key);
@@ -46,7 +48,8 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   /** Counts the calls of a parsed body against the user's quota (operators are not counted). */
   const charge = async (userId: string | undefined, parsed: unknown): Promise<QuotaDecision | undefined> => {
     if (userId === undefined) return undefined;
-    const calls = Array.isArray(parsed) && parsed.length > 0 ? parsed.length : 1;
+    // A batch the dispatcher refuses whole (empty, or over the size limit) runs nothing: it counts once.
+    const calls = Array.isArray(parsed) && parsed.length > 0 && parsed.length <= maxBatch ? parsed.length : 1;
     return gateway.quotas.consume(userId, calls);
   };
 
@@ -103,7 +106,10 @@ function quotaExceeded(quota: QuotaDecision, id: string | number | null): RpcRes
     id,
     error: {
       code: ErrorCode.ResourceLimit,
-      message: `Daily request limit of ${quota.limit} reached; it resets at ${resetsAt} (UTC midnight)`,
+      message:
+        quota.used >= quota.limit
+          ? `Daily request limit of ${quota.limit} reached; it resets at ${resetsAt} (UTC midnight)`
+          : `Daily request limit of ${quota.limit}: this batch needs more calls than the ${quota.limit - quota.used} left today; the count resets at ${resetsAt} (UTC midnight)`,
       data: { limit: quota.limit, used: quota.used, resetsAt },
     },
   });
