@@ -56,3 +56,10 @@ export async function rpcRaw(url: string, body: string) {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   return { status: response.status, body: (await response.json()) as any };
 }
+
+/** A call that must succeed: its result, or a thrown error naming the method and the answer. */
+export async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const { body } = await rpc(url, method, params);
+  if (body.error !== undefined) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(body.error)}`);
+  return body.result;
+}

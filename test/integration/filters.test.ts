@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AbiCoder, Interface, id as eventId, toBeHex, zeroPadValue } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -31,11 +31,6 @@ interface RpcLog {
   topics: string[];
 }
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const { body } = await rpc(url, method, params);
-  if (body.error !== undefined) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string }> {
   const { body } = await rpc(url, method, params);

@@ -20,7 +20,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -43,11 +43,6 @@ function chainFor(url: string): Chain {
   });
 }
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const { body } = await rpc(url, method, params);
-  if (body.error !== undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 async function failure(url: string, method: string, params: unknown[] = []) {
   const { status, body } = await rpc(url, method, params);

@@ -12,7 +12,7 @@ import { Interface, Wallet, keccak256 } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { MAX_BLOCKS_PER_MINE } from '../../src/chain/chain.js';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, TESTNET_KEY, rpc, rpcRaw, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, TESTNET_KEY, rpc, rpcRaw, startTestNode, type TestNode } from '../helpers/node.js';
 
 const MIN_GAS_PRICE = 0x3938700n;
 const TWO_POW_32 = 2n ** 32n;
@@ -42,11 +42,6 @@ afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const { body } = await rpc(url, method, params);
-  if (body.error !== undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 async function failure(url: string, method: string, params: unknown[] = []) {
   const { body } = await rpc(url, method, params);

@@ -11,7 +11,7 @@ import { AbiCoder, Contract, Interface, Network, WebSocketProvider, id as eventI
 import { createPublicClient, defineChain, getAddress, webSocket, type Abi, type Address } from 'viem';
 import { watchBlockNumber } from 'viem/actions';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -89,11 +89,6 @@ class WsClient {
   }
 }
 
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const { body } = await rpc(url, method, params);
-  if (body.error !== undefined) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 function send(url: string, tx: { to?: string; data?: string; value?: string }): Promise<string> {
   return call(url, 'eth_sendTransaction', [{ from: COW.address, gas: '0x400000', ...tx }]);

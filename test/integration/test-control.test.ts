@@ -26,7 +26,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -62,11 +62,6 @@ function clientsFor(t: TestNode) {
 }
 
 /** One call over HTTP; throws on a JSON-RPC error. */
-async function call(url: string, method: string, params: unknown[] = []): Promise<any> {
-  const { body } = await rpc(url, method, params);
-  if (body.error !== undefined) throw new Error(`${method} failed: ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 /** One call over HTTP that must fail; returns the HTTP status and the error. */
 async function failure(url: string, method: string, params: unknown[] = []) {
