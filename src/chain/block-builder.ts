@@ -7,7 +7,6 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { EVMError } from '@ethereumjs/evm';
 import { type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
@@ -171,8 +170,4 @@ export async function trieRoot(values: Uint8Array[]): Promise<Uint8Array> {
 function executionRefusal(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   return message.split(' (tx type=')[0]!.split(' -> block number=')[0]!;
-}
-
-export function isRevert(error: EVMError | undefined): boolean {
-  return error?.error === EVMError.errorMessages.REVERT;
 }

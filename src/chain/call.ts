@@ -1,8 +1,7 @@
 /** eth_call and eth_estimateGas: execution against a block's state that creates no transaction. */
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
-import type { EVM, EVMResult } from '@ethereumjs/evm';
-import { isRevert } from './block-builder.js';
+import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
 import { RSK_TX_PARAMS } from './common.js';
 import { ExecutionReverted } from './errors.js';
@@ -109,4 +108,8 @@ export async function estimateGas(execution: Execution, runner: CallRunner, head
     else low = middle;
   }
   return high;
+}
+
+function isRevert(error: EVMError | undefined): boolean {
+  return error?.error === EVMError.errorMessages.REVERT;
 }

@@ -26,7 +26,3 @@ export function sign(msgHash: Uint8Array, privateKey: Uint8Array): RecoverableSi
   const { signature, recid } = secp256k1.ecdsaSign(msgHash, privateKey);
   return { r: signature.slice(0, 32), s: signature.slice(32, 64), recovery: recid };
 }
-
-export function publicKeyOf(privateKey: Uint8Array): Uint8Array {
-  return secp256k1.publicKeyCreate(privateKey, false).subarray(1);
-}

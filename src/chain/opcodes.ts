@@ -40,7 +40,7 @@ export const RSK_CUSTOM_OPCODES: CustomOpcode[] = [
   },
   {
     // RSKIP412: BASEFEE pushes the block's minimumGasPrice; the execution block context carries
-    // it in `baseFeePerGas` (see execution-block.ts).
+    // it in `baseFeePerGas` (see Execution.contextBlock).
     opcode: 0x48,
     opcodeName: 'BASEFEE',
     baseFee: GAS_BASE,

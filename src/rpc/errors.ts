@@ -25,14 +25,10 @@ export const ErrorCode = {
   NotMined: -32009,
   /** rskj: transaction rejected by the pool validators (reference section 7). */
   TransactionRejected: -32010,
-  /** rskj: execution timeout / response too large. */
-  LimitExceeded: -32011,
   /** Quota exceeded and log query caps (the service names -32005 for both). */
   ResourceLimit: -32005,
   /** rskj: a REVERT in eth_call / eth_estimateGas. */
   Revert: -32015,
-  /** rskj: merged-mining submission failures. */
-  MergedMining: -33000,
 } as const;
 
 export class ParseError extends RpcError {
@@ -65,11 +61,6 @@ export class InternalError extends RpcError {
   }
 }
 
-export class TransactionRejected extends RpcError {
-  constructor(message: string) {
-    super(ErrorCode.TransactionRejected, message);
-  }
-}
 
 export class RevertError extends RpcError {
   /** `data` is the hex revert payload so that ethers/viem can decode custom errors. */

@@ -1,7 +1,4 @@
-/**
- * Shared JSON-RPC types. Everything here is type-only except `defineMethod`, an identity function
- * that lets TypeScript infer a method's parameter tuple from its `decode` function.
- */
+/** Shared JSON-RPC types. */
 import type { Address } from '@ethereumjs/util';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
@@ -52,9 +49,4 @@ export interface MethodSpec<Ctx, P = any> {
   doc: string;
   decode: (raw: unknown[]) => P;
   handler: (ctx: Ctx, params: P) => unknown;
-}
-
-/** Identity function: `defineMethod<Ctx, P>({...})` infers `P` from `decode`. */
-export function defineMethod<Ctx, P>(spec: MethodSpec<Ctx, P>): MethodSpec<Ctx, P> {
-  return spec;
 }

@@ -2,7 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { Dispatcher, serializeResponse } from '../../src/rpc/dispatcher.js';
 import { ErrorCode, InternalError, RevertError, RpcError } from '../../src/rpc/errors.js';
 import { address, blockSelector, params, quantity, noParams } from '../../src/rpc/params.js';
-import { defineMethod, type MethodSpec } from '../../src/rpc/types.js';
+import type { MethodSpec } from '../../src/rpc/types.js';
+
+const defineMethod = <Ctx, P>(spec: MethodSpec<Ctx, P>): MethodSpec<Ctx, P> => spec;
 
 interface Ctx {
   log: string[];
