@@ -22,6 +22,7 @@ import { DEFAULT_DAILY_LIMIT } from './gateway/quota.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
 import { createLogger, type LogLevel } from './logger.js';
 import { Eip1193Provider } from './provider.js';
+import { SubscriptionHost } from './rpc/subscriptions.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -153,9 +154,18 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const servers = new Set<Server>();
 
   const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
-  const providers = Object.fromEntries(
-    NETWORKS.map((n) => [n, new Eip1193Provider((request) => dispatcher.handleRequest(request, contexts[n]), `0x${chains[n].chainId.toString(16)}`)]),
-  ) as Record<NetworkName, Eip1193Provider>;
+  const providers = Object.fromEntries(NETWORKS.map((n) => [n, inProcessProvider(n)])) as Record<NetworkName, Eip1193Provider>;
+
+  /** The in-process provider: eth_subscribe works through it, pushing EIP-1193 `message` events. */
+  function inProcessProvider(network: NetworkName): Eip1193Provider {
+    let context: RpcContext | undefined;
+    const provider = new Eip1193Provider((request) => dispatcher.handleRequest(request, context!), `0x${chains[network].chainId.toString(16)}`);
+    const subscriptions = new SubscriptionHost(chains[network], (message) => {
+      provider.emit('message', { type: 'eth_subscription', data: (JSON.parse(message) as { params: unknown }).params });
+    }, rpcOptions.skipRemasc);
+    context = { ...contexts[network], subscriptions };
+    return provider;
+  }
 
   const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE });
 
