@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, type DB, KECCAK256_RLP, KECCAK256_RLP_ARRAY, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
 import type { RskBlock } from './block.js';
@@ -15,8 +15,8 @@ import { RSK_TX_PARAMS, createRskCommon } from './common.js';
 import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
 import { ChainError } from './errors.js';
 import { Execution } from './execution.js';
-import type { GenesisConfig } from './genesis.js';
-import { type RskHeader, baseHashForMergedMining, blockHash } from './header.js';
+import { type GenesisConfig, buildGenesisBlock } from './genesis.js';
+import { type RskHeader, baseHashForMergedMining } from './header.js';
 import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
 import type { BlockReceipts, ReceiptRecord } from './receipt.js';
 import { type LogCriteria, type LogMatch, matchesInBlock } from './log-index.js';
@@ -652,46 +652,14 @@ export class Chain {
   }
 
   private async createGenesis(options: ChainOptions): Promise<void> {
-    const { genesis } = options;
-    const stateManager = this.execution.stateManager(this.store.stateDb, KECCAK256_RLP);
-    for (const [address, balance] of genesis.alloc) {
-      await stateManager.putAccount(new Address(hexToBytes(address as `0x${string}`)), new Account(0n, balance));
-    }
-    const stateRoot = await stateManager.getStateRoot();
-    const empty = new Uint8Array(0);
-    const header: RskHeader = {
-      parentHash: new Uint8Array(32),
-      unclesHash: KECCAK256_RLP_ARRAY,
-      coinbase: genesis.coinbase,
-      stateRoot,
-      txTrieRoot: KECCAK256_RLP,
-      receiptTrieRoot: KECCAK256_RLP,
-      logsBloom: new Uint8Array(256),
-      difficulty: genesis.difficulty,
-      number: 0n,
-      gasLimit: options.blockGasLimit ?? genesis.gasLimit,
-      gasUsed: 0n,
-      timestamp: genesis.timestamp,
-      extraData: genesis.extraData,
-      paidFees: 0n,
-      minimumGasPrice: options.minGasPrice ?? genesis.minimumGasPrice,
-      uncleCount: 0,
-      ummRoot: empty,
-      bitcoinMergedMiningHeader: empty,
-      bitcoinMergedMiningMerkleProof: empty,
-      bitcoinMergedMiningCoinbaseTransaction: empty,
-    };
-    const block: RskBlock = {
-      header,
-      hash: blockHash(header),
-      hashForMergedMining: baseHashForMergedMining(header),
-      transactions: [],
-      size: blockRlpLength(header, []),
-      totalDifficulty: header.difficulty,
-    };
+    const block = await buildGenesisBlock(options.genesis, this.execution.stateManager(this.store.stateDb, KECCAK256_RLP), {
+      gasLimit: options.blockGasLimit,
+      minimumGasPrice: options.minGasPrice,
+    });
     await this.store.commitBlock(block, blockReceipts(block, []));
     this.headBlock = block;
   }
+
 }
 
 /** Blocks whose receipts eth_getLogs reads at a time. */
