@@ -6,11 +6,20 @@
  * network helpers refuse it) and every block shows the REMASC transaction.
  */
 import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const PROJECT_DIR = fileURLToPath(new URL('../hardhat-project/', import.meta.url));
+const FIXTURES_DIR = fileURLToPath(new URL('../fixtures/contracts/', import.meta.url));
+
+/** The Hardhat project compiles the same sources as the fixtures: copied in, never kept twice in git. */
+function copyContracts(): void {
+  mkdirSync(join(PROJECT_DIR, 'contracts'), { recursive: true });
+  for (const name of ['Token.sol', 'Reverter.sol']) copyFileSync(join(FIXTURES_DIR, name), join(PROJECT_DIR, 'contracts', name));
+}
 const REMASC = '0x0000000000000000000000000000000001000008';
 
 interface RunResult {
@@ -46,6 +55,7 @@ function summary(output: string) {
 describe('Hardhat project against the hardhat profile', () => {
   let t: TestNode;
   beforeAll(async () => {
+    copyContracts();
     t = await startTestNode({ profile: 'hardhat' });
   });
   afterAll(async () => {
