@@ -275,15 +275,7 @@ export class Chain {
   }
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
-  async sendTransaction(request: {
-    from: Address;
-    to?: Address;
-    gas?: bigint;
-    gasPrice?: bigint;
-    value?: bigint;
-    data?: Uint8Array;
-    nonce?: bigint;
-  }): Promise<Uint8Array> {
+  async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }): Promise<Uint8Array> {
     const impersonated = this.impersonated.has(request.from.toString());
     const key = impersonated ? undefined : this.keyFor(request.from);
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.

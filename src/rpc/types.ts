@@ -1,5 +1,5 @@
 /** Shared JSON-RPC types. */
-import type { Address } from '@ethereumjs/util';
+import type { CallParams } from '../chain/call.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 
@@ -12,17 +12,11 @@ export type BlockSelector =
   | { number: bigint }
   | { hash: Uint8Array; requireCanonical: boolean };
 
-/** A decoded call object (eth_call, eth_estimateGas, eth_sendTransaction). Absent fields are not set. */
-export interface CallRequest {
-  from?: Address;
-  /** Absent (or `null` on the wire) means contract creation. */
-  to?: Address;
-  gas?: bigint;
-  gasPrice?: bigint;
-  value?: bigint;
-  data?: Uint8Array;
-  nonce?: bigint;
-}
+/**
+ * A decoded call object (eth_call, eth_estimateGas, eth_sendTransaction): the chain's call
+ * parameters plus a nonce. Absent fields are not set; no `to` means contract creation.
+ */
+export type CallRequest = CallParams & { nonce?: bigint };
 
 export type JsonRpcId = string | number | null;
 

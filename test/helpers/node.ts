@@ -63,3 +63,21 @@ export async function call(url: string, method: string, params: unknown[] = []):
   if (body.error !== undefined) throw new Error(`${method} ${JSON.stringify(params)} failed: ${JSON.stringify(body.error)}`);
   return body.result;
 }
+
+/** A call that must fail: its JSON-RPC error. */
+export async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string; data?: unknown }> {
+  const { body } = await rpc(url, method, params);
+  if (body.error === undefined) throw new Error(`${method} ${JSON.stringify(params)} should fail, answered ${JSON.stringify(body.result)}`);
+  return body.error;
+}
+
+/** Polls `check` until it returns a value other than undefined/false (no assertion on how long it took). */
+export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -5,9 +5,10 @@
  * evm_revert / evm_reset; filters belong to one network.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AbiCoder, Interface, id as eventId, toBeHex, zeroPadValue } from 'ethers';
+import { AbiCoder, Interface, id as eventId } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
+import { type RpcLog, topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -16,28 +17,7 @@ const TRANSFER = eventId('Transfer(address,address,uint256)');
 const FIVE_MINUTES = 5 * 60_000;
 const FILTER_ID = /^0x(0|[1-9a-f][0-9a-f]*)$/;
 
-const topicOf = (address: string) => zeroPadValue(address.toLowerCase(), 32);
-const word = (n: bigint | number) => zeroPadValue(toBeHex(n), 32);
 
-interface RpcLog {
-  removed: boolean;
-  logIndex: string;
-  transactionIndex: string;
-  transactionHash: string;
-  blockHash: string;
-  blockNumber: string;
-  address: string;
-  data: string;
-  topics: string[];
-}
-
-
-async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string }> {
-  const { body } = await rpc(url, method, params);
-  expect(body.result, `${method} ${JSON.stringify(params)} should fail`).toBeUndefined();
-  expect(body.error).toBeDefined();
-  return body.error!;
-}
 
 async function expectFilterNotFound(url: string, method: string, id: string): Promise<void> {
   const err = await rpcError(url, method, [id]);

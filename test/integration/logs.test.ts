@@ -5,9 +5,10 @@
  * boundaries, bad filter input, and the separation of the two networks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Interface, id as eventId, zeroPadValue, toBeHex, getAddress } from 'ethers';
+import { AbiCoder, Interface, id as eventId, getAddress } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
+import { type RpcLog, topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -21,29 +22,8 @@ const CHILD_CREATED = eventId('ChildCreated(address,uint256)');
 const CREATED = eventId('Created(address,uint256)');
 const OTHER = '0x00000000000000000000000000000000000000a1';
 
-const topicOf = (address: string) => zeroPadValue(address.toLowerCase(), 32);
-const word = (n: bigint | number) => zeroPadValue(toBeHex(n), 32);
 const hexNum = (n: bigint | number) => `0x${n.toString(16)}`;
 
-interface RpcLog {
-  removed: boolean;
-  logIndex: string;
-  transactionIndex: string;
-  transactionHash: string;
-  blockHash: string;
-  blockNumber: string;
-  address: string;
-  data: string;
-  topics: string[];
-}
-
-
-async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string }> {
-  const { body } = await rpc(url, method, params);
-  expect(body.result, `${method} ${JSON.stringify(params)} should fail`).toBeUndefined();
-  expect(body.error).toBeDefined();
-  return body.error!;
-}
 
 const getLogs = (url: string, filter: Record<string, unknown>): Promise<RpcLog[]> => call(url, 'eth_getLogs', [filter]);
 

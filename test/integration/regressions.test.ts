@@ -12,7 +12,7 @@ import { Interface, Wallet, keccak256 } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { MAX_BLOCKS_PER_MINE } from '../../src/chain/chain.js';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, TESTNET_KEY, rpc, rpcRaw, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, TESTNET_KEY, rpc, rpcRaw, startTestNode, type TestNode, waitFor } from '../helpers/node.js';
 
 const MIN_GAS_PRICE = 0x3938700n;
 const TWO_POW_32 = 2n ** 32n;
@@ -59,17 +59,6 @@ async function deployReverter(url: string): Promise<string> {
   const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
   expect(receipt.status).toBe('0x1');
   return receipt.contractAddress;
-}
-
-/** Polls `check` until it returns a value other than undefined/false (no assertion on how long it took). */
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,11 +7,12 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { AbiCoder, Contract, Interface, Network, WebSocketProvider, id as eventId, toBeHex, zeroPadValue } from 'ethers';
+import { AbiCoder, Contract, Interface, Network, WebSocketProvider, id as eventId } from 'ethers';
 import { createPublicClient, defineChain, getAddress, webSocket, type Abi, type Address } from 'viem';
 import { watchBlockNumber } from 'viem/actions';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, type TestNode, waitFor } from '../helpers/node.js';
+import { topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -20,24 +21,11 @@ const TRANSFER = eventId('Transfer(address,address,uint256)');
 const APPROVAL = eventId('Approval(address,address,uint256)');
 const SUBSCRIPTION_ID = /^0x(0|[1-9a-f][0-9a-f]*)$/;
 
-const topicOf = (address: string) => zeroPadValue(address.toLowerCase(), 32);
-const word = (n: bigint | number) => zeroPadValue(toBeHex(n), 32);
 
 interface Notification {
   jsonrpc: string;
   method: string;
   params: { subscription: string; result: any };
-}
-
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** A raw JSON-RPC WebSocket client: requests by id, notifications collected in order. */

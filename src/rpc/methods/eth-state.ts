@@ -1,19 +1,15 @@
 /** Account state at a block: balance, nonce, code, storage; and execution without a transaction. */
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
-import type { CallParams } from '../../chain/call.js';
 import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { revertError } from '../map-error.js';
 import { address, blockSelector, callRequest, params, storageSlot } from '../params.js';
 import { resolveBlock, stateTarget, targetOf } from '../resolve.js';
-import type { BlockSelector, CallRequest } from '../types.js';
+import type { BlockSelector } from '../types.js';
 
 const LATEST: BlockSelector = { tag: 'latest' };
 const optionalBlock = blockSelector.orDefault(LATEST);
 
-function callParams(request: CallRequest): CallParams {
-  return { from: request.from, to: request.to, gas: request.gas, gasPrice: request.gasPrice, value: request.value, data: request.data };
-}
 
 export const ethStateMethods = [
   method('eth_blockNumber', 'Number of the most recent block.', params([]), (ctx) => quantity(ctx.chain.head.header.number)),
@@ -54,7 +50,7 @@ export const ethStateMethods = [
     'Executes a call against a block without creating a transaction; a REVERT answers -32015 with the revert data.',
     params([callRequest, optionalBlock]),
     async (ctx, [request, block]) => {
-      const result = await ctx.chain.call(callParams(request), await stateTarget(ctx.chain, block));
+      const result = await ctx.chain.call(request, await stateTarget(ctx.chain, block));
       if (result.reverted) throw revertError(result.returnValue);
       return bytesToHex(result.returnValue);
     },
@@ -63,6 +59,6 @@ export const ethStateMethods = [
     'eth_estimateGas',
     'Least gas with which the transaction succeeds (capped at 6,800,000); a REVERT answers -32015.',
     params([callRequest, optionalBlock]),
-    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(callParams(request), await stateTarget(ctx.chain, block))),
+    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block))),
   ),
 ];
