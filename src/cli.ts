@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createNode, type DevNode, type NodeOptions } from './node.js';
 import { parseApiKeyFlag } from './node-keys.js';
-import type { LogLevel } from './logger.js';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
 
 const HELP = `rsk-devnode: a local Rootstock (RSK) node
 
@@ -29,7 +29,9 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --daily-limit N          requests per dashboard user per UTC day (25000); operator keys are not counted
   --hosted                 dashboard keys behave as on the hosted endpoint: eth_accounts is [], no
                            node-held keys (eth_sendTransaction, eth_sign, personal_*), no evm_*/sco_*
-  --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info)
+  --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info: a line per
+                           mined block and per transaction; debug adds each JSON-RPC method called)
+  --quiet                  no block and transaction lines: the same as --log-level warn
   --help                   show this help
 `;
 
@@ -48,6 +50,14 @@ function positiveNumberFlag(name: string, value: string | undefined): number | u
 
 function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
   return value === undefined ? undefined : f(value);
+}
+
+function logLevelFlag(level: string | undefined, quiet: boolean): LogLevel {
+  if (quiet && level !== undefined) throw new Error('--quiet and --log-level: give one of them');
+  if (quiet) return 'warn';
+  if (level === undefined) return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level ${level}: expected one of ${LOG_LEVELS.join('|')}`);
+  return level as LogLevel;
 }
 
 function profileFlag(value: string | undefined): 'hardhat' | undefined {
@@ -74,7 +84,8 @@ async function main(): Promise<void> {
       'filter-timeout': { type: 'string' },
       'daily-limit': { type: 'string' },
       hosted: { type: 'boolean', default: false },
-      'log-level': { type: 'string', default: 'info' },
+      'log-level': { type: 'string' },
+      quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -100,7 +111,7 @@ async function main(): Promise<void> {
     dailyLimit: positiveNumberFlag('daily-limit', values['daily-limit']),
     hosted: values.hosted,
     filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
-    logLevel: values['log-level'] as LogLevel,
+    logLevel: logLevelFlag(values['log-level'], values.quiet),
   };
   // Signal handlers first: a supervisor may stop the node the moment it sees the banner.
   let node: DevNode | undefined;

@@ -4,5 +4,7 @@ export { UNAUTHORIZED_CODE } from './server/rpc-route.js';
 export type { DevNode, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
 export type { NetworkName } from './chain/chain.js';
-export { Eip1193Provider, ProviderRpcError } from './provider.js';
+export { DISCONNECTED, Eip1193Provider, ProviderRpcError } from './provider.js';
+export { DataDirInUseError } from './data-dir-in-use.js';
+export type { LogDestination, LogLevel } from './logger.js';
 export type { RequestArguments } from './provider.js';

@@ -20,12 +20,18 @@ import { createRpcGate } from './server/rpc-route.js';
 import { Gateway } from './gateway/gateway.js';
 import { DEFAULT_DAILY_LIMIT } from './gateway/quota.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
-import { createLogger, type LogLevel } from './logger.js';
+import { createLogger, type LogDestination, type LogLevel, type Logger } from './logger.js';
 import { Eip1193Provider } from './provider.js';
 import { SubscriptionHost } from './rpc/subscriptions.js';
+import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
+import { logMinedBlocks } from './log/chain-log.js';
+import { rpcCallLogger } from './log/rpc-log.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
+
+/** What an in-process provider answers once its node is closed (with EIP-1193's 4900). */
+export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is closed (node.close() was called); start a new one with createNode()';
 
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
@@ -61,7 +67,13 @@ export interface NodeOptions {
   hosted?: boolean;
   /** Wall clock in milliseconds for filter expiry and quota days (injectable for tests). */
   now?: () => number;
+  /**
+   * info: a line per block and transaction; debug adds each RPC method. Default warn (quiet): a
+   * test suite embedding the node wants a clean terminal; the CLI defaults to info.
+   */
   logLevel?: LogLevel;
+  /** Where log lines go (default stdout). */
+  logDestination?: LogDestination;
 }
 
 /**
@@ -80,7 +92,7 @@ export interface RunningServer {
 export interface DevNode {
   readonly chains: Readonly<Record<NetworkName, Chain>>;
   readonly apiKeys: readonly ApiKey[];
-  /** EIP-1193 provider for the testnet chain, through the same dispatcher as HTTP. */
+  /** EIP-1193 provider for the testnet chain, through the same dispatcher as HTTP; after close() it rejects with 4900. */
   readonly provider: Eip1193Provider;
   /** EIP-1193 provider for a network's chain. */
   providerFor(network: NetworkName): Eip1193Provider;
@@ -109,30 +121,10 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
-  const logger = createLogger(options.logLevel ?? 'info');
-  const chains = {} as Record<NetworkName, Chain>;
-  try {
-    for (const network of NETWORKS) {
-      chains[network] = await Chain.open({
-        network,
-        genesis: await readGenesisFile(await genesisPath(dataDir, network)),
-        location: dataDir === undefined ? undefined : join(dataDir, network),
-        minGasPrice: options.minGasPrice,
-        blockGasLimit: options.blockGasLimit,
-        onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
-      });
-    }
-  } catch (err) {
-    await Promise.all(Object.values(chains).map((c) => c.close()));
-    throw err;
-  }
-  const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
+  const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
   const now = options.now ?? Date.now;
-  const gateway = await Gateway.open({
-    location: dataDir === undefined ? undefined : join(dataDir, 'gateway'),
-    dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
-    now,
-  });
+  const { chains, gateway } = await openDatabases(dataDir, options, now, logger);
+  const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
   const hardhat = options.profile === 'hardhat';
   const rpcOptions: RpcOptions = {
@@ -152,6 +144,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     mapError: (err, method) => mapError(err, (unexpected) => logger.error({ err: unexpected, method }, 'unexpected error in RPC handler')),
   });
   const servers = new Set<Server>();
+  const logCalls = rpcCallLogger(logger);
+  const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
+  const subscriptionHosts: SubscriptionHost[] = [];
 
   const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
   const providers = Object.fromEntries(NETWORKS.map((n) => [n, inProcessProvider(n)])) as Record<NetworkName, Eip1193Provider>;
@@ -159,15 +154,20 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   /** The in-process provider: eth_subscribe works through it, pushing EIP-1193 `message` events. */
   function inProcessProvider(network: NetworkName): Eip1193Provider {
     let context: RpcContext | undefined;
-    const provider = new Eip1193Provider((request) => dispatcher.handleRequest(request, context!), `0x${chains[network].chainId.toString(16)}`);
+    const provider = new Eip1193Provider((request) => {
+      logCalls(network, request);
+      return dispatcher.handleRequest(request, context!);
+    }, `0x${chains[network].chainId.toString(16)}`);
     const subscriptions = new SubscriptionHost(chains[network], (message) => {
       provider.emit('message', { type: 'eth_subscription', data: (JSON.parse(message) as { params: unknown }).params });
     }, rpcOptions.skipRemasc);
+    subscriptionHosts.push(subscriptions);
     context = { ...contexts[network], subscriptions };
     return provider;
   }
 
-  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE });
+  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls });
+  let closed: Promise<void> | undefined;
 
   return {
     chains,
@@ -191,13 +191,52 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         close: () => closeServer(server).then(() => void servers.delete(server)),
       };
     },
-    async close() {
-      await Promise.all([...servers].map(closeServer));
-      servers.clear();
-      await Promise.all(NETWORKS.map((n) => chains[n].close()));
-      await gateway.close();
+    close() {
+      closed ??= (async () => {
+        // Refuse in-process calls first: a closed node must not keep answering from memory.
+        for (const provider of Object.values(providers)) provider.disconnect(NODE_CLOSED_MESSAGE);
+        for (const host of subscriptionHosts) host.close();
+        for (const stop of stopBlockLogs) stop();
+        await Promise.all([...servers].map(closeServer));
+        servers.clear();
+        await Promise.all(NETWORKS.map((n) => chains[n].close()));
+        await gateway.close();
+      })();
+      return closed;
     },
   };
+}
+
+/** Both chains and the gateway; on failure closes what opened and explains a locked data directory. */
+async function openDatabases(
+  dataDir: string | undefined,
+  options: NodeOptions,
+  now: () => number,
+  logger: Logger,
+): Promise<{ chains: Record<NetworkName, Chain>; gateway: Gateway }> {
+  const chains = {} as Record<NetworkName, Chain>;
+  try {
+    for (const network of NETWORKS) {
+      chains[network] = await Chain.open({
+        network,
+        genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+        location: dataDir === undefined ? undefined : join(dataDir, network),
+        minGasPrice: options.minGasPrice,
+        blockGasLimit: options.blockGasLimit,
+        onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
+      });
+    }
+    const gateway = await Gateway.open({
+      location: dataDir === undefined ? undefined : join(dataDir, 'gateway'),
+      dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
+      now,
+    });
+    return { chains, gateway };
+  } catch (err) {
+    await Promise.all(Object.values(chains).map((c) => c.close()));
+    if (dataDir !== undefined && isDatabaseLocked(err)) throw new DataDirInUseError(dataDir, { cause: err });
+    throw err;
+  }
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -22,10 +22,14 @@ export class ProviderRpcError extends Error {
   }
 }
 
+/** EIP-1193's "Disconnected": the provider reaches no chain. */
+export const DISCONNECTED = 4900;
+
 export type Dispatch = (request: { jsonrpc: '2.0'; id: number; method: string; params: unknown }) => Promise<JsonRpcResponse>;
 
 export class Eip1193Provider extends EventEmitter {
   private nextId = 1;
+  private closedReason: string | undefined;
 
   constructor(
     private readonly dispatch: Dispatch,
@@ -39,7 +43,18 @@ export class Eip1193Provider extends EventEmitter {
     });
   }
 
+  /**
+   * The node closed under this provider: from now on every request rejects with 4900 (a closed
+   * node would otherwise still answer from memory), and `disconnect` listeners are told once.
+   */
+  disconnect(reason: string): void {
+    if (this.closedReason !== undefined) return;
+    this.closedReason = reason;
+    this.emit('disconnect', new ProviderRpcError(DISCONNECTED, reason));
+  }
+
   async request({ method, params }: RequestArguments): Promise<unknown> {
+    if (this.closedReason !== undefined) throw new ProviderRpcError(DISCONNECTED, this.closedReason);
     const response = await this.dispatch({ jsonrpc: '2.0', id: this.nextId++, method, params: params ?? [] });
     if ('error' in response) throw new ProviderRpcError(response.error.code, response.error.message, response.error.data);
     return response.result;

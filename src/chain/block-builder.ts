@@ -10,6 +10,7 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
+import { ChainError } from './errors.js';
 import type { BlockContext, Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 import type { PoolTx } from './mempool.js';
@@ -86,6 +87,7 @@ export async function buildBlock(
       continue;
     }
     let result;
+    const depth = checkpointDepth(stateManager);
     try {
       result = await runTx(vm, {
         tx: candidate.tx,
@@ -94,7 +96,10 @@ export async function buildBlock(
         skipHardForkValidation: true,
       });
     } catch (err) {
-      // The sender cannot pay, or the EVM refuses the sender: the transaction cannot be mined here.
+      // A refusal before execution (the sender cannot pay, has code, wrong nonce) leaves the state
+      // balanced: the transaction cannot be mined here. An error thrown from inside execution leaves
+      // the EVM's checkpoints open, so nothing built on this state may be committed.
+      if (checkpointDepth(stateManager) !== depth) throw new BlockAborted(number, err);
       invalid.push({ entry: candidate, reason: executionRefusal(err) });
       deferred.add(candidate.sender);
       continue;
@@ -110,6 +115,8 @@ export async function buildBlock(
       logsBloom: bloom,
       logs: (result.execResult.logs ?? []).map(([address, topics, data]) => ({ address, topics, data })),
       contractAddress: result.createdAddress?.bytes,
+      vmError: result.execResult.exceptionError?.error,
+      revertData: result.execResult.exceptionError?.error === 'revert' ? result.execResult.returnValue : undefined,
     });
     transactions.push(candidate.record);
     included.push(candidate);
@@ -164,6 +171,21 @@ export async function trieRoot(values: Uint8Array[]): Promise<Uint8Array> {
   const trie = new MerklePatriciaTrie();
   for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
   return trie.root();
+}
+
+/**
+ * How many state checkpoints are open. ethereumjs exposes no accessor; the counter is the one its
+ * own commit/revert keep balanced, so a change across a failed runTx means execution broke off.
+ */
+function checkpointDepth(stateManager: MerkleStateManager): number {
+  return (stateManager as unknown as { _checkpointCount: number })._checkpointCount;
+}
+
+/** Execution failed inside the EVM: the block is not built, and the chain stays as it was. */
+export class BlockAborted extends ChainError {
+  constructor(number: bigint, cause: unknown) {
+    super('blockAborted', `block ${number} was not mined, the chain is unchanged: execution failed: ${executionRefusal(cause)}`);
+  }
 }
 
 /** ethereumjs appends its debug context to messages; keep the human part. */

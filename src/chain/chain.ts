@@ -27,8 +27,8 @@ import { Snapshots } from './snapshots.js';
 import { impersonatedTransaction } from './impersonation.js';
 import { ChainStore } from './store.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
-import { decodeRawTransaction } from './tx-decode.js';
-import { validatePoolTransaction } from './tx-validation.js';
+import { decodeRawTransaction, firstLine } from './tx-decode.js';
+import { MAX_INITCODE_SIZE, validatePoolTransaction } from './tx-validation.js';
 import { type CallParams, type CallResult, runCall, estimateGas } from './call.js';
 import { CallRunner } from './call-runner.js';
 
@@ -84,7 +84,7 @@ export class Chain {
   /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)
    *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one. */
   readonly events = new EventEmitter<ChainEvents>();
-  private readonly execution: Execution;
+  readonly execution: Execution;
   private headBlock!: RskBlock;
   private lock: Promise<unknown> = Promise.resolve();
   private headRunner: CallRunner | undefined;
@@ -99,6 +99,12 @@ export class Chain {
   private intervalTimer: NodeJS.Timeout | undefined;
   /** evm_increaseTime: seconds added to the next block's clock, then cleared (rskj). */
   private timeOffset = 0n;
+  /**
+   * Seconds the node's clock runs ahead of (or behind) the wall clock. A block mined at an explicit
+   * timestamp or with an evm_increaseTime offset sets it, so the clock continues from that block
+   * and time travel composes as in Hardhat and anvil.
+   */
+  private clockOffset = 0n;
   /** evm_setNextBlockTimestamp: the exact timestamp of the next block. */
   private nextTimestamp: bigint | undefined;
   private minGasPriceTarget = 0n;
@@ -270,7 +276,7 @@ export class Chain {
 
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    const tx = decodeRawTransaction(raw, this.common);
+    const tx = decodeRawTransaction(raw, this.common, this.network);
     return this.serialize(() => this.submitLocked(tx, raw));
   }
 
@@ -296,9 +302,15 @@ export class Chain {
         value: request.value ?? 0n,
         data: request.data ?? new Uint8Array(0),
       };
-      const tx = key === undefined
-        ? impersonatedTransaction(fields, request.from, this.common)
-        : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(key.privateKey);
+      checkSendFields(fields, this.headBlock.header.gasLimit);
+      let tx: LegacyTx;
+      try {
+        tx = key === undefined
+          ? impersonatedTransaction(fields, request.from, this.common)
+          : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(key.privateKey);
+      } catch (err) {
+        throw new ChainError('invalidArgument', `Invalid transaction: ${firstLine((err as Error).message)}`);
+      }
       return this.submitLocked(tx, tx.serialize());
     });
   }
@@ -342,7 +354,12 @@ export class Chain {
     if (this.automine && this.pool.get(entry.record.hash) !== undefined) {
       const candidates = await this.poolCandidates(this.headBlock);
       if (candidates.length > 0) {
-        const { built } = await this.mineLocked(undefined, candidates);
+        const { built } = await this.mineLocked(undefined, candidates).catch((err: unknown) => {
+          // The block was not built: the send fails, so its transaction must not linger either.
+          this.pool.remove(entry);
+          this.viewVersion++;
+          throw err;
+        });
         const dropped = built.invalid.find((invalid) => invalid.entry === entry);
         // rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
         if (dropped !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${dropped.reason}`);
@@ -355,6 +372,7 @@ export class Chain {
 
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   async mine(timestamp?: bigint): Promise<RskBlock> {
+    if (timestamp !== undefined && timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
     return this.serialize(async () => (await this.mineLocked(timestamp)).block);
   }
 
@@ -364,6 +382,8 @@ export class Chain {
       throw new ChainError('invalidArgument', `at most ${MAX_BLOCKS_PER_MINE} blocks per call; call again for more`);
     }
     await this.serialize(async () => {
+      const last = maxBigInt(this.clock(this.nowSeconds()), this.headBlock.header.timestamp + 1n) + count * interval;
+      if (last > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(last));
       for (let i = 0n; i < count; i++) {
         await this.mineLocked(i === 0n ? undefined : this.headBlock.header.timestamp + interval);
         // Let HTTP, WebSocket and signals through now and then (an in-memory store never yields).
@@ -376,11 +396,13 @@ export class Chain {
     const parent = this.headBlock;
     const candidates = poolCandidates ?? (await this.poolCandidates(parent));
     const miner = await this.minerAt(parent);
+    const now = this.nowSeconds();
+    const timeTravel = timestamp !== undefined || this.nextTimestamp !== undefined || this.timeOffset !== 0n;
     let block: RskBlock;
     let built: BuiltBlock;
     let receipts: BlockReceipts;
     try {
-      built = await buildBlock(this.execution, miner, parent, this.template(parent, timestamp), candidates);
+      built = await buildBlock(this.execution, miner, parent, this.template(parent, now, timestamp), candidates);
       block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
       receipts = blockReceipts(block, built.receipts);
       await this.store.commitBlock(block, receipts);
@@ -398,6 +420,7 @@ export class Chain {
     this.viewVersion++;
     this.headBlock = block;
     this.stateOverride = undefined;
+    if (timeTravel) this.clockOffset = block.header.timestamp - now;
     this.timeOffset = 0n;
     this.nextTimestamp = undefined;
     this.events.emit('block', block, receipts);
@@ -424,14 +447,24 @@ export class Chain {
     return orderForBlock(this.pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
   }
 
+  private nowSeconds(): bigint {
+    return BigInt(Math.floor(this.now() / 1000));
+  }
+
+  /** The clock the next block reads: wall clock, the clock offset and the pending evm_increaseTime offset. */
+  private clock(now: bigint): bigint {
+    return now + this.clockOffset + this.timeOffset;
+  }
+
   /**
    * rskj's MinerClock: max(now + offset, parent + 1); an explicit timestamp (evm_mine's argument or
    * evm_setNextBlockTimestamp) wins but never goes back to or before the parent.
    */
-  private template(parent: RskBlock, explicit?: bigint) {
-    const clock = BigInt(Math.floor(this.now() / 1000)) + this.timeOffset;
-    const wanted = explicit ?? this.nextTimestamp ?? clock;
+  private template(parent: RskBlock, now: bigint, explicit?: bigint) {
+    const wanted = explicit ?? this.nextTimestamp ?? this.clock(now);
     const timestamp = wanted > parent.header.timestamp ? wanted : parent.header.timestamp + 1n;
+    // Entry points refuse what would pass this; the check keeps any path from sealing a bad header.
+    if (timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
     return {
       coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
       extraData: MINED_EXTRA_DATA,
@@ -448,7 +481,7 @@ export class Chain {
     const db = new OverlayDb(this.store.stateDb);
     const stateManager = this.execution.stateManager(db, this.stateRootOf(parent));
     const executor = { stateManager, vm: await this.execution.vm(stateManager) };
-    const built = await buildBlock(this.execution, executor, parent, this.template(parent), candidates);
+    const built = await buildBlock(this.execution, executor, parent, this.template(parent, this.nowSeconds()), candidates);
     return {
       ...built,
       db,
@@ -497,6 +530,8 @@ export class Chain {
   /** rskj: positive values add to the offset the next block consumes; returns the offset. */
   increaseTime(seconds: bigint): Promise<bigint> {
     return this.serialize(async () => {
+      const clock = this.clock(this.nowSeconds()) + seconds;
+      if (clock > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(clock));
       if (seconds > 0n) this.timeOffset += seconds;
       this.viewVersion++;
       return this.timeOffset;
@@ -509,6 +544,7 @@ export class Chain {
       if (timestamp <= latest) {
         throw new ChainError('invalidArgument', `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
       }
+      if (timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
       this.nextTimestamp = timestamp;
       this.viewVersion++;
     });
@@ -520,6 +556,7 @@ export class Chain {
         headNumber: this.headBlock.header.number,
         stateRoot: this.stateRootOf(this.headBlock),
         timeOffset: this.timeOffset,
+        clockOffset: this.clockOffset,
         nextTimestamp: this.nextTimestamp,
         pool: this.pool.entries(),
       }),
@@ -533,6 +570,7 @@ export class Chain {
       if (snapshot === undefined) return false;
       await this.rewind(snapshot.headNumber, snapshot.stateRoot);
       this.timeOffset = snapshot.timeOffset;
+      this.clockOffset = snapshot.clockOffset;
       this.nextTimestamp = snapshot.nextTimestamp;
       this.pool.restore(snapshot.pool);
       return true;
@@ -546,6 +584,7 @@ export class Chain {
       const genesis = (await this.store.getBlock(0n))!;
       await this.rewind(0n, genesis.header.stateRoot);
       this.timeOffset = 0n;
+      this.clockOffset = 0n;
       this.nextTimestamp = undefined;
       this.pool.clear();
     });
@@ -570,6 +609,7 @@ export class Chain {
   }
 
   setNonce(address: Address, nonce: bigint): Promise<void> {
+    if (nonce >= MAX_NONCE) throw new ChainError('invalidArgument', `nonce ${nonce} is out of range: an account nonce must stay below 2^64-1 (EIP-2681)`);
     return this.modifyAccount(address, (account) => (account.nonce = nonce));
   }
 
@@ -661,6 +701,34 @@ export const MAX_BLOCKS_PER_MINE = 100_000n;
 const YIELD_EVERY_BLOCKS = 64n;
 /** Node's timers wait at most 2^31 - 1 ms; longer intervals would fire every millisecond. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Header timestamps are 64-bit in RSK and Ethereum headers. */
+export const MAX_TIMESTAMP = 2n ** 64n - 1n;
+/** EIP-2681: a nonce of 2^64-1 can never be used, so an account nonce stays below it. */
+export const MAX_NONCE = 2n ** 64n - 1n;
+
+function timestampTooLarge(timestamp: bigint): string {
+  return `the next block's timestamp would be ${timestamp}, past 2^64-1 seconds, the largest a block header holds`;
+}
+
+function maxBigInt(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
+/**
+ * eth_sendTransaction fields the transaction cannot hold, refused with the pool's messages where
+ * rskj has one, before ethereumjs would throw a bare range error.
+ */
+function checkSendFields(fields: { nonce: bigint; gasLimit: bigint; gasPrice: bigint; to?: Address; data: Uint8Array }, blockGasLimit: bigint): void {
+  if (fields.nonce >= MAX_NONCE) throw new ChainError('invalidArgument', `nonce ${fields.nonce} is out of range: a transaction nonce must be below 2^64-1 (EIP-2681)`);
+  if (fields.to === undefined && fields.data.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
+  if (fields.gasLimit > blockGasLimit) {
+    throw new ChainError('txRejected', `transaction's gas limit of ${fields.gasLimit} is higher than the block's gas limit of ${blockGasLimit}`);
+  }
+  if (fields.gasLimit * fields.gasPrice > MAX_UINT256) throw new ChainError('txRejected', 'insufficient funds');
+}
+
+const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** rskj's eth_sendTransaction default gas. */
 export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;

@@ -18,7 +18,9 @@ export type ChainErrorKind =
   /** rskj's "filter not found": an unknown, expired or uninstalled filter id. */
   | 'filterNotFound'
   /** Automine accepted a transaction but the block could not include it (rskj -32009). */
-  | 'notMined';
+  | 'notMined'
+  /** Building a block failed inside execution; nothing was committed. */
+  | 'blockAborted';
 
 export class ChainError extends Error {
   constructor(

@@ -20,6 +20,10 @@ export interface ReceiptRecord {
   logsBloom: Uint8Array;
   logs: LogRecord[];
   contractAddress: Uint8Array | undefined;
+  /** Why execution failed ('revert', 'out of gas', ...); for the node's log, never stored. */
+  vmError?: string;
+  /** What a REVERT returned (an `Error(string)`, a panic, a custom error); for the log, never stored. */
+  revertData?: Uint8Array;
 }
 
 const EMPTY = new Uint8Array(0);

@@ -9,6 +9,7 @@ export interface ChainSnapshot {
   /** The latest state root, which differs from the head header's after a state override. */
   stateRoot: Uint8Array;
   timeOffset: bigint;
+  clockOffset: bigint;
   nextTimestamp: bigint | undefined;
   pool: PoolTx[];
 }

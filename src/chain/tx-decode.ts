@@ -5,16 +5,30 @@ import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
 import { RSK_TX_PARAMS } from './common.js';
 import { ChainError } from './errors.js';
+import { MAX_INITCODE_SIZE } from './tx-validation.js';
 
 const LEGACY_FIELD_COUNT = 9;
 
-export function decodeRawTransaction(raw: Uint8Array, common: Common): LegacyTx {
+/** EIP-2718 transaction types other chains use, so a refusal can name what was sent. */
+const TYPED_ENVELOPES: Record<number, string> = {
+  1: 'an EIP-2930 access-list transaction (type 1)',
+  2: 'an EIP-1559 fee-market transaction (type 2)',
+  3: 'an EIP-4844 blob transaction (type 3)',
+  4: 'an EIP-7702 set-code transaction (type 4)',
+};
+
+const NOT_LEGACY_RLP = 'Invalid input: the bytes are not an RLP-encoded legacy transaction (an RLP list of 9 fields: nonce, gasPrice, gas, to, value, data, v, r, s)';
+
+/** `network` names the chain in the wrong-chain-id message ("testnet"). */
+export function decodeRawTransaction(raw: Uint8Array, common: Common, network: string): LegacyTx {
   if (raw.length === 0) throw new ChainError('invalidTransaction', 'Invalid input: empty transaction');
-  // An RLP list starts at 0xc0; a lower first byte is an EIP-2718 type byte.
+  // An RLP list starts at 0xc0; a lower first byte may be an EIP-2718 type byte.
   if (raw[0]! < 0xc0) {
+    const envelope = TYPED_ENVELOPES[raw[0]!];
+    if (envelope === undefined) throw new ChainError('invalidTransaction', NOT_LEGACY_RLP);
     throw new ChainError(
       'invalidTransaction',
-      `RSK accepts legacy transactions only: typed transaction envelopes (EIP-2718, here type 0x${raw[0]!.toString(16).padStart(2, '0')}) are not supported; send a type 0 transaction with a gasPrice`,
+      `RSK accepts legacy transactions only: the bytes are ${envelope}; sign a legacy transaction (type 0, with a gasPrice) instead`,
     );
   }
   let fields: Uint8Array[];
@@ -30,13 +44,15 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): LegacyTx 
   const v = bytesToBigInt(fields[6]!);
   if (v >= 35n) {
     const chainId = (v - 35n) / 2n;
-    if (chainId !== common.chainId()) throw new ChainError('invalidTransaction', `Invalid chainId: ${chainId}`);
+    const expected = common.chainId();
+    if (chainId !== expected) {
+      throw new ChainError('invalidTransaction', `Invalid chainId: ${chainId}; this key's network (RSK ${network}) expects chain id ${expected}`);
+    }
   } else if (v !== 27n && v !== 28n) {
     throw new ChainError('invalidTransaction', `Invalid signature: v = ${v}`);
   }
-  let tx: LegacyTx;
+  const tx = legacyTransaction(fields, common);
   try {
-    tx = createLegacyTxFromBytesArray(fields, { common, params: RSK_TX_PARAMS });
     tx.getSenderAddress();
   } catch (err) {
     throw new ChainError('invalidTransaction', `Invalid signature: ${firstLine((err as Error).message)}`);
@@ -44,7 +60,18 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common): LegacyTx 
   return tx;
 }
 
+/** Builds the transaction, naming range errors (nonce, gas, init code size) for what they are. */
+function legacyTransaction(fields: Uint8Array[], common: Common): LegacyTx {
+  const isCreation = fields[3]!.length === 0;
+  if (isCreation && fields[5]!.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
+  try {
+    return createLegacyTxFromBytesArray(fields, { common, params: RSK_TX_PARAMS });
+  } catch (err) {
+    throw new ChainError('invalidTransaction', `Invalid transaction: ${firstLine((err as Error).message)}`);
+  }
+}
+
 /** ethereumjs appends its debug context to messages; keep the human part. */
-function firstLine(message: string): string {
+export function firstLine(message: string): string {
   return message.split(' (tx type=')[0]!.split('\n')[0]!;
 }

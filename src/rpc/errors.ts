@@ -44,7 +44,8 @@ export class InvalidRequest extends RpcError {
 }
 
 export class MethodNotFound extends RpcError {
-  constructor(method: string, message = `the method ${method} does not exist/is not available`) {
+  /** rskj answers unknown names with "method not found"; we add the name. */
+  constructor(method: string, message = `method not found: ${method}`) {
     super(ErrorCode.MethodNotFound, message);
   }
 }

@@ -33,6 +33,7 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   limitExceeded: ErrorCode.ResourceLimit,
   filterNotFound: ErrorCode.Server,
   notMined: ErrorCode.NotMined,
+  blockAborted: ErrorCode.Internal,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

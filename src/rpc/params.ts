@@ -137,6 +137,7 @@ function fixedBytes(v: unknown, size: number, forWhat: string): Uint8Array {
 }
 
 const MAX_UINT256 = (1n << 256n) - 1n;
+const MAX_UINT256_DECIMAL_DIGITS = 78;
 const MAX_INT64 = (1n << 63n) - 1n;
 
 /** Strict QUANTITY: `0x` + hex digits, no leading zeros except `0x0`, at most 256 bits. */
@@ -187,7 +188,9 @@ export const quantityOrDecimal: Decoder<bigint> = makeDecoder('quantity', (v) =>
     return BigInt(v);
   }
   if (typeof v === 'string' && !has0x(v)) {
-    if (!/^[0-9]+$/.test(v)) throw new ParamError(`invalid number '${v}'`);
+    // Length first: BigInt of a megabyte-long string would block the event loop for seconds.
+    if (v.length > MAX_UINT256_DECIMAL_DIGITS) throw new ParamError('number > 256 bits');
+    if (!/^[0-9]+$/.test(v)) throw new ParamError(`invalid number '${v.length > 80 ? v.slice(0, 80) + '...' : v}'`);
     const n = BigInt(v);
     if (n > MAX_UINT256) throw new ParamError('number > 256 bits');
     return n;
@@ -195,6 +198,15 @@ export const quantityOrDecimal: Decoder<bigint> = makeDecoder('quantity', (v) =>
   if (typeof v !== 'string') throw new ParamError(`expected a hex or decimal number, got ${describe(v)}`);
   return parseQuantity(v);
 });
+
+/** `decoder` refusing values above `max`, which `what` names in the message ("2^64-1, ..."). */
+export function atMost(decoder: Decoder<bigint>, max: bigint, what: string): Decoder<bigint> {
+  return makeDecoder(decoder.paramName, (v) => {
+    const n = decoder.parse(v);
+    if (n > max) throw new ParamError(`${n} is larger than ${what}`);
+    return n;
+  });
+}
 
 /** JSON boolean. */
 export const bool: Decoder<boolean> = makeDecoder('bool', (v) => {

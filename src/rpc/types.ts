@@ -43,4 +43,6 @@ export interface MethodSpec<Ctx, P = any> {
   doc: string;
   decode: (raw: unknown[]) => P;
   handler: (ctx: Ctx, params: P) => unknown;
+  /** Known but refused (methods/unsupported.ts): listed by no module. */
+  unsupported?: true;
 }

@@ -5,6 +5,7 @@
 import type { NetworkName } from '../chain/chain.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
+import type { RpcCallLog } from '../log/rpc-log.js';
 import type { RpcContext } from '../rpc/context.js';
 import { type Dispatcher, INVALID_JSON, parseJsonBody, serializeResponse } from '../rpc/dispatcher.js';
 import { ErrorCode } from '../rpc/errors.js';
@@ -26,10 +27,12 @@ export interface RpcGateOptions {
   hosted: boolean;
   /** The dispatcher's batch limit, to count a refused batch once. */
   maxBatch: number;
+  /** Told of each call let through (debug log); never given the key. */
+  logCalls: RpcCallLog;
 }
 
 export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSocket: WebSocketRoute } {
-  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch } = options;
+  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch, logCalls } = options;
 
   const accessOf = (key: string): Access => {
     const network = operatorKeys.get(key);
@@ -60,6 +63,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       const parsed = parseJsonBody(body);
       const quota = await charge(access.userId, parsed);
       if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(body));
+      logCalls(access.network, parsed);
       const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId));
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
@@ -80,6 +84,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
           const parsed = parseJsonBody(message);
           const quota = await charge(access.userId, parsed);
           if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(message)).body;
+          logCalls(access.network, parsed);
           return (await dispatcher.handleParsed(parsed, context)).body;
         },
         close: () => subscriptions.close(),

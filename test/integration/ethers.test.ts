@@ -472,7 +472,7 @@ describe('ethers: mainnet key', () => {
       const serialized = Transaction.from(tx).serialized;
       expect(keccak256(serialized)).toBe(tx.hash);
       const err = await rejection(() => mainnet.broadcastTransaction(serialized));
-      expect(err.error).toEqual({ code: -32602, message: 'Invalid chainId: 31' });
+      expect(err.error).toEqual({ code: -32602, message: "Invalid chainId: 31; this key's network (RSK mainnet) expects chain id 30" });
 
       // A mainnet wallet works there with chain id 30.
       const mainnetWallet = new Wallet(COW1.privateKey, mainnet);

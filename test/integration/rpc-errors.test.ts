@@ -148,11 +148,37 @@ describe('envelope', () => {
     }
   });
 
-  it('methods rskj lacks are -32601 (reference 10.1)', async () => {
-    for (const method of ['eth_feeHistory', 'eth_maxPriorityFeePerGas', 'eth_getProof', 'eth_signTypedData_v4', 'shh_version', 'db_getString']) {
+  it('methods rskj lacks are -32601 "method not found" (reference 10.1)', async () => {
+    for (const method of ['eth_signTypedData_v4', 'eth_createAccessList', 'eth_getBlockReceipts']) {
       const { status, body } = await rpc(url, method, []);
-      expect(body.error?.code, method).toBe(-32601);
+      expect(body.error, method).toEqual({ code: -32601, message: `method not found: ${method}` });
       expect(status).toBe(200);
+    }
+  });
+
+  it('fee-market methods say RSK has no EIP-1559 fee market and point to eth_gasPrice', async () => {
+    for (const method of ['eth_feeHistory', 'eth_maxPriorityFeePerGas', 'eth_blobBaseFee']) {
+      const { status, body } = await rpc(url, method, method === 'eth_feeHistory' ? ['0x4', 'latest', []] : []);
+      expect(status).toBe(200);
+      expect(body.error?.code, method).toBe(-32601);
+      expect(body.error?.message, method).toContain(`the method ${method} does not exist/is not available: RSK has no EIP-1559 fee market`);
+      expect(body.error?.message, method).toContain('use eth_gasPrice');
+    }
+  });
+
+  it("the spec's unavailable methods say why: no compilers, db_ deprecated, no Whisper", async () => {
+    const reasons: Record<string, string> = {
+      eth_compileSolidity: 'not supported: no compilers are included in the node',
+      eth_getCompilers: 'not supported: no compilers are included in the node',
+      db_getString: 'deprecated',
+      db_putHex: 'deprecated',
+      shh_version: 'not supported: the Whisper (shh_) message protocol is not supported',
+      shh_post: 'not supported: the Whisper (shh_) message protocol is not supported',
+    };
+    for (const [method, reason] of Object.entries(reasons)) {
+      const { body } = await rpc(url, method, ['0x00']);
+      expect(body.error?.code, method).toBe(-32601);
+      expect(body.error?.message, method).toContain(`the method ${method} does not exist/is not available: ${reason}`);
     }
   });
 });
@@ -419,8 +445,8 @@ describe('eth_sendRawTransaction rejections (rskj messages, -32010)', () => {
     await expectRejected(await signCow({ gasPrice: 1n }), -32010, "transaction's gas price lower than block's minimum");
   });
 
-  it('wrong chain id: -32602 "Invalid chainId: 30"', async () => {
-    await expectRejected(await signCow({ chainId: 30 }), -32602, 'Invalid chainId: 30');
+  it('wrong chain id: -32602 "Invalid chainId: 30" naming the chain id the network expects', async () => {
+    await expectRejected(await signCow({ chainId: 30 }), -32602, "Invalid chainId: 30; this key's network (RSK testnet) expects chain id 31");
   });
 
   it('a testnet transaction sent to mainnet: -32602 "Invalid chainId: 31"', async () => {
@@ -428,7 +454,7 @@ describe('eth_sendRawTransaction rejections (rskj messages, -32010)', () => {
     const { status, body } = await rpc(t.mainnetUrl, 'eth_sendRawTransaction', [raw]);
     expect(status).toBe(400);
     expect(body.error?.code).toBe(-32602);
-    expect(body.error?.message).toBe('Invalid chainId: 31');
+    expect(body.error?.message).toBe("Invalid chainId: 31; this key's network (RSK mainnet) expects chain id 30");
     expect(await call('eth_blockNumber', [], t.mainnetUrl)).toBe('0x0');
   });
 
@@ -438,14 +464,29 @@ describe('eth_sendRawTransaction rejections (rskj messages, -32010)', () => {
       gasLimit: 21_000, to: COW1.address, value: 1n,
     });
     expect(raw.startsWith('0x02')).toBe(true);
-    await expectRejected(raw, -32602, /legacy/);
+    await expectRejected(
+      raw,
+      -32602,
+      'RSK accepts legacy transactions only: the bytes are an EIP-1559 fee-market transaction (type 2); sign a legacy transaction (type 0, with a gasPrice) instead',
+    );
   });
 
   it('a type-1 transaction is refused the same way', async () => {
     const raw = await cow.signTransaction({
       type: 1, chainId: 31, nonce: Number(cowNonce), gasPrice: MIN_GAS_PRICE, gasLimit: 21_000, to: COW1.address, value: 1n, accessList: [],
     });
-    await expectRejected(raw, -32602, /legacy/);
+    await expectRejected(raw, -32602, /the bytes are an EIP-2930 access-list transaction \(type 1\)/);
+  });
+
+  it('bytes that are not a transaction are not called a typed transaction (regression: "type 0x12", "send type 0")', async () => {
+    for (const raw of ['0x1234', '0x00', '0x7f00', '0xbf']) {
+      const { status, body } = await rpc(url, 'eth_sendRawTransaction', [raw]);
+      expect(status, raw).toBe(400);
+      expect(body.error?.code, raw).toBe(-32602);
+      expect(body.error?.message, raw).toBe(
+        'Invalid input: the bytes are not an RLP-encoded legacy transaction (an RLP list of 9 fields: nonce, gasPrice, gas, to, value, data, v, r, s)',
+      );
+    }
   });
 
   it('garbage bytes: -32602 "Invalid input..."', async () => {

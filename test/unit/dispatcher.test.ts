@@ -167,7 +167,7 @@ describe('Dispatcher.handleBody: envelope', () => {
     expect(r.json).toEqual([
       { jsonrpc: '2.0', id: 1, result: { address: ADDR, block: 'earliest' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'invalid request: expected a JSON object' } },
-      { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'the method nope_nope does not exist/is not available' } },
+      { jsonrpc: '2.0', id: 'b', error: { code: -32601, message: 'method not found: nope_nope' } },
       { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'invalid request: jsonrpc must be "2.0"' } },
       {
         jsonrpc: '2.0',
@@ -323,18 +323,18 @@ describe('Dispatcher.handleRequest', () => {
     expect(await d.handleRequest({ jsonrpc: '2.0', id: 1, method: 'eth_nope', params: { bad: true } }, newCtx())).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32601, message: 'the method eth_nope does not exist/is not available' },
+      error: { code: -32601, message: 'method not found: eth_nope' },
     });
     expect(await d.handleRequest({ jsonrpc: '2.0', id: 1, method: 'eth_nope', params: ['garbage', 1, 2, 3] }, newCtx())).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32601, message: 'the method eth_nope does not exist/is not available' },
+      error: { code: -32601, message: 'method not found: eth_nope' },
     });
     // Object.prototype members are not methods.
     expect(await d.handleRequest({ jsonrpc: '2.0', id: 1, method: 'toString' }, newCtx())).toEqual({
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32601, message: 'the method toString does not exist/is not available' },
+      error: { code: -32601, message: 'method not found: toString' },
     });
   });
 

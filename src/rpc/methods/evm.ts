@@ -8,7 +8,7 @@ import { method } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import type { RpcContext } from '../context.js';
 import { quantity } from '../format.js';
-import { ParamError, address, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
+import { ParamError, address, atMost, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
 import type { MethodSpec } from '../types.js';
 
 /** rskj: a snapshot id is a 0x-hex string, anything else is "invalid snapshot id X". */
@@ -16,8 +16,11 @@ const snapshotId = makeDecoder('snapshotId', (v) => {
   if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new ParamError(`invalid snapshot id ${JSON.stringify(v)}`);
   return BigInt(v);
 });
-const seconds = quantityOrDecimal.as('seconds');
-const timestamp = quantityOrDecimal.as('timestamp');
+/** Block headers hold 64-bit timestamps, so no clock value may pass 2^64-1. */
+const UINT64_MAX = 2n ** 64n - 1n;
+const seconds = atMost(quantityOrDecimal.as('seconds'), UINT64_MAX, '2^64-1, the largest timestamp a block header holds');
+const timestamp = atMost(quantityOrDecimal.as('timestamp'), UINT64_MAX, '2^64-1, the largest timestamp a block header holds');
+const nonce = atMost(quantityParam.as('nonce'), UINT64_MAX - 1n, '2^64-2: an account nonce stays below 2^64-1 (EIP-2681)');
 const slotValue = makeDecoder('value', (v) => {
   const bytes = data.parse(v);
   if (bytes.length > 32) throw new ParamError(`storage value has ${bytes.length} bytes, want at most 32`);
@@ -80,6 +83,15 @@ const evmMethods = [
   }),
 ];
 
+/** The upstream URL of a hardhat_/anvil_reset `forking` option, when one is given. */
+function forkingUrl(options: unknown): string | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const forking = (options as { forking?: unknown }).forking;
+  if (typeof forking !== 'object' || forking === null) return undefined;
+  const url = (forking as { jsonRpcUrl?: unknown }).jsonRpcUrl;
+  return typeof url === 'string' && url.length > 0 ? url : undefined;
+}
+
 /** The methods Hardhat and anvil both have, under each prefix. */
 function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
   return [
@@ -91,7 +103,7 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
       await ctx.chain.setBalance(account, balance);
       return true;
     }),
-    method(`${prefix}_setNonce`, "Sets an account's nonce in the latest state.", params([address, quantityParam.as('nonce')]), async (ctx, [account, nonce]) => {
+    method(`${prefix}_setNonce`, "Sets an account's nonce in the latest state.", params([address, nonce]), async (ctx, [account, nonce]) => {
       await ctx.chain.setNonce(account, nonce);
       return true;
     }),
@@ -114,7 +126,8 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
       'Back to genesis, like evm_reset (forking another chain is not supported).',
       params([makeDecoder('options', (v) => v).optional]),
       async (ctx, [options]) => {
-        if (options !== undefined && typeof options === 'object' && 'forking' in (options as object)) {
+        // viem's reset() sends { forking: { jsonRpcUrl: undefined, blockNumber: NaN } }: without a URL it is a plain reset.
+        if (forkingUrl(options) !== undefined) {
           throw new InvalidParams(`${prefix}_reset: forking is not supported; a local RSK node has no upstream to fork`);
         }
         await ctx.chain.reset();

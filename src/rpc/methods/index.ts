@@ -13,12 +13,15 @@ import { testControlMethods } from './evm.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
+import { unsupportedMethods } from './unsupported.js';
+import { ethProofMethods } from './eth-proof.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
   ...netMethods,
   ...ethNodeMethods,
   ...ethStateMethods,
+  ...ethProofMethods,
   ...ethBlockMethods,
   ...ethTransactionMethods,
   ...rskMethods,
@@ -26,4 +29,5 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,
+  ...unsupportedMethods,
 ].map(withHostedAccess);
