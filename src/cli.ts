@@ -22,6 +22,9 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --skip-remasc            hide the REMASC transaction from RPC results (rskj rpc.skipRemasc)
   --block-time SECONDS     interval mining: a block every SECONDS instead of one per transaction
   --no-mining              manual mining: transactions wait in the pool until evm_mine
+  --miner internal|external  who mines (default internal: the node seals its own blocks).
+                           external: only merged miners make blocks (mnr_getWork, then
+                           mnr_submitBitcoinBlock*); evm_mine still mines one by hand
   --profile hardhat        for Hardhat projects: answer as HardhatNetwork and hide REMASC
   --logs-max N             eth_getLogs: most logs over a range longer than --logs-max-blocks (10000)
   --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
@@ -60,6 +63,11 @@ function logLevelFlag(level: string | undefined, quiet: boolean): LogLevel {
   return level as LogLevel;
 }
 
+function minerFlag(value: string | undefined): 'internal' | 'external' | undefined {
+  if (value === undefined || value === 'internal' || value === 'external') return value;
+  throw new Error(`--miner ${value}: expected "internal" or "external"`);
+}
+
 function profileFlag(value: string | undefined): 'hardhat' | undefined {
   if (value === undefined || value === 'hardhat') return value;
   throw new Error(`--profile ${value}: the only profile is "hardhat"`);
@@ -78,6 +86,7 @@ async function main(): Promise<void> {
       'skip-remasc': { type: 'boolean' },
       'block-time': { type: 'string' },
       'no-mining': { type: 'boolean', default: false },
+      miner: { type: 'string' },
       profile: { type: 'string' },
       'logs-max': { type: 'string' },
       'logs-max-blocks': { type: 'string' },
@@ -105,6 +114,7 @@ async function main(): Promise<void> {
     skipRemasc: values['skip-remasc'],
     blockTime: positiveNumberFlag('block-time', values['block-time']),
     mining: !values['no-mining'],
+    miner: minerFlag(values.miner),
     profile: profileFlag(values.profile),
     maxLogs: positiveNumberFlag('logs-max', values['logs-max']),
     maxLogBlockRange: positiveNumberFlag('logs-max-blocks', values['logs-max-blocks']),

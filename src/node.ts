@@ -6,7 +6,8 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
-import { Chain, type NetworkName } from './chain/chain.js';
+import { Chain, type MinerMode, type NetworkName } from './chain/chain.js';
+import { NodeWallet } from './chain/wallet.js';
 import { readGenesisFile } from './chain/genesis.js';
 import { FilterManager } from './chain/filters.js';
 import { Dispatcher } from './rpc/dispatcher.js';
@@ -17,6 +18,9 @@ import { createApp } from './server/app.js';
 import { createHttpServer, listen } from './server/http.js';
 import { attachWebSocket } from './server/websocket.js';
 import { createRpcGate } from './server/rpc-route.js';
+import { ClientTrackingDispatcher } from './server/client-tracking.js';
+import { BAN_LIST_FILE, BanList } from './gateway/ban-list.js';
+import { ClientReputation } from './gateway/client-reputation.js';
 import { Gateway } from './gateway/gateway.js';
 import { DEFAULT_DAILY_LIMIT } from './gateway/quota.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
@@ -54,6 +58,11 @@ export interface NodeOptions {
   blockTime?: number;
   /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
   mining?: boolean;
+  /**
+   * 'external' (`--miner external`): the node never mines by itself (no automine, no interval
+   * mining); blocks come from merged miners through mnr_submitBitcoinBlock* and from evm_mine.
+   */
+  miner?: MinerMode;
   /** 'hardhat': what a Hardhat project needs (see HARDHAT_CLIENT_VERSION). */
   profile?: 'hardhat';
   /** eth_getLogs caps (default MAX_LOGS logs or MAX_LOG_BLOCK_RANGE blocks). */
@@ -119,10 +128,13 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
 }
 
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
+  checkMinerOption(options);
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
   const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
   const now = options.now ?? Date.now;
+  // Node-wide (both networks): the ban list (kept in the data directory) and the clients' reputation.
+  const clients = { bans: await BanList.open(dataDir === undefined ? undefined : join(dataDir, BAN_LIST_FILE)), reputation: new ClientReputation(now) };
   const { chains, gateway } = await openDatabases(dataDir, options, now, logger);
   const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
@@ -137,9 +149,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     if (options.blockTime !== undefined && options.mining !== false) chain.setIntervalMining(options.blockTime * 1000);
   }
   const contexts = Object.fromEntries(
-    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, now), options: rpcOptions }]),
+    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, now), options: rpcOptions, clients }]),
   ) as Record<NetworkName, RpcContext>;
-  const dispatcher = new Dispatcher<RpcContext>(METHODS, {
+  const dispatcher: Dispatcher<RpcContext> = new ClientTrackingDispatcher(METHODS, {
     maxBatch: MAX_BATCH_SIZE,
     mapError: (err, method) => mapError(err, (unexpected) => logger.error({ err: unexpected, method }, 'unexpected error in RPC handler')),
   });
@@ -166,7 +178,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     return provider;
   }
 
-  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls });
+  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
   let closed: Promise<void> | undefined;
 
   return {
@@ -215,6 +227,8 @@ async function openDatabases(
   logger: Logger,
 ): Promise<{ chains: Record<NetworkName, Chain>; gateway: Gateway }> {
   const chains = {} as Record<NetworkName, Chain>;
+  // One wallet for both networks: a key is an address on either chain (personal_, keystores in <data-dir>/keystore).
+  const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
   try {
     for (const network of NETWORKS) {
       chains[network] = await Chain.open({
@@ -222,8 +236,10 @@ async function openDatabases(
         genesis: await readGenesisFile(await genesisPath(dataDir, network)),
         location: dataDir === undefined ? undefined : join(dataDir, network),
         minGasPrice: options.minGasPrice,
+        miner: options.miner,
         blockGasLimit: options.blockGasLimit,
         onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
+        wallet,
       });
     }
     const gateway = await Gateway.open({
@@ -236,6 +252,15 @@ async function openDatabases(
     await Promise.all(Object.values(chains).map((c) => c.close()));
     if (dataDir !== undefined && isDatabaseLocked(err)) throw new DataDirInUseError(dataDir, { cause: err });
     throw err;
+  }
+}
+
+function checkMinerOption(options: NodeOptions): void {
+  if (options.miner !== undefined && options.miner !== 'internal' && options.miner !== 'external') {
+    throw new Error(`miner ${String(options.miner)}: expected "internal" or "external"`);
+  }
+  if (options.miner === 'external' && options.blockTime !== undefined) {
+    throw new Error('--block-time and --miner external: an external miner decides when blocks come; give one of them');
   }
 }
 

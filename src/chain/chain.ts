@@ -7,7 +7,8 @@ import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, Address, type DB, KECCAK256_RLP, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { MINER_ACCOUNT, DEV_ACCOUNTS, type NodeAccount } from './accounts.js';
+import { MINER_ACCOUNT, type NodeAccount } from './accounts.js';
+import { NodeWallet, lockedHint } from './wallet.js';
 import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
 import { type BuiltBlock, type Executor, buildBlock } from './block-builder.js';
@@ -21,7 +22,10 @@ import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
 import type { BlockReceipts, ReceiptRecord } from './receipt.js';
 import { type LogCriteria, type LogMatch, matchesInBlock } from './log-index.js';
 import { EventEmitter } from 'node:events';
-import { sealBlock } from './seal.js';
+import { hashForMergedMining, sealBlock } from './seal.js';
+import { type MergedMiningProof, validateMergedMiningProof } from './merged-mining.js';
+import { type MiningWork, WORK_REFRESH_MS, WorkBook } from './mining/work.js';
+import { sealWithProof } from './mining/submit.js';
 import { OverlayDb } from './state-db.js';
 import { Snapshots } from './snapshots.js';
 import { impersonatedTransaction } from './impersonation.js';
@@ -48,6 +52,10 @@ export interface ChainOptions {
   now?: () => number;
   /** Where failures of background work (interval mining) are reported. */
   onBackgroundError?: (err: unknown) => void;
+  /** 'external': no automine or interval mining; blocks come from merged miners (mnr_) and evm_mine. */
+  miner?: MinerMode;
+  /** The node's keys (one wallet may serve both networks); default: the cow and miner keys only. */
+  wallet?: NodeWallet;
 }
 
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
@@ -79,7 +87,11 @@ export interface TxLookup {
 export class Chain {
   readonly common: Common;
   readonly chainId: bigint;
-  readonly accounts: readonly NodeAccount[] = [...DEV_ACCOUNTS, MINER_ACCOUNT];
+  readonly wallet: NodeWallet;
+  /** The addresses the node holds keys for (eth_accounts order; locked keystore accounts included). */
+  get accounts(): ReadonlyArray<{ address: string }> {
+    return this.wallet.listAccounts().map((address) => ({ address }));
+  }
   readonly pool = new Mempool();
   /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)
    *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one. */
@@ -96,6 +108,10 @@ export class Chain {
   private readonly snapshots = new Snapshots();
   private readonly impersonated = new Set<string>();
   private automine = true;
+  /** Who mines: the node itself, or merged miners only (`--miner external`). */
+  readonly minerMode: MinerMode;
+  /** Blocks handed to merged miners (mnr_getWork, eth_getWork), kept for their solutions. */
+  readonly works = new WorkBook();
   private intervalTimer: NodeJS.Timeout | undefined;
   /** evm_increaseTime: seconds added to the next block's clock, then cleared (rskj). */
   private timeOffset = 0n;
@@ -122,6 +138,9 @@ export class Chain {
     this.execution = new Execution(this.common, async (n) => (await this.blockByNumber(n))?.hash);
     this.now = options.now ?? Date.now;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
+    this.minerMode = options.miner ?? 'internal';
+    if (this.minerMode === 'external') this.automine = false;
+    this.wallet = options.wallet ?? new NodeWallet();
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
@@ -229,6 +248,11 @@ export class Chain {
     return this.execution.stateManager(db, stateRoot);
   }
 
+  /** The state trie's node store, for readers that layer their own overlay over it (tracing). */
+  get stateNodes(): DB<string, Uint8Array> {
+    return this.store.stateDb;
+  }
+
   async account(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
     return this.stateAt(stateRoot).getAccount(address);
   }
@@ -281,9 +305,9 @@ export class Chain {
   }
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
-  async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }): Promise<Uint8Array> {
-    const impersonated = this.impersonated.has(request.from.toString());
-    const key = impersonated ? undefined : this.keyFor(request.from);
+  async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
+    const impersonated = signer === undefined && this.impersonated.has(request.from.toString());
+    const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
     return this.serialize(async () => {
       const state = this.stateAt(this.stateRootOf(this.headBlock));
@@ -333,9 +357,9 @@ export class Chain {
 
   keyFor(address: Address): NodeAccount {
     const wanted = address.toString();
-    const account = this.accounts.find((a) => a.address === wanted);
-    if (account === undefined) throw new ChainError('unknownAccount', `Could not find account for address: ${wanted}`);
-    return account;
+    const privateKey = this.wallet.signingKey(wanted);
+    if (privateKey === undefined) throw new ChainError('unknownAccount', `Could not find account for address: ${wanted}${lockedHint(this.wallet, wanted)}`);
+    return { address: wanted, privateKey };
   }
 
   /** Validates and pools a transaction; with automine, mines it and fails if it did not make it. */
@@ -498,6 +522,86 @@ export class Chain {
     return run;
   }
 
+  // ---- merged mining (mining/work.ts, mining/submit.ts) -------------------------------------------
+
+  /**
+   * The block merged miners work on (mnr_getWork, eth_getWork): the pending block on the head with
+   * its RSKIP110 hashForMergedMining. It changes with the head, the pool and the clock settings,
+   * and is rebuilt after WORK_REFRESH_MS as rskj refreshes its template.
+   */
+  currentWork(): Promise<MiningWork> {
+    return this.serialize(async () => {
+      let view = await this.pending();
+      const latest = this.works.latest;
+      if (latest?.view === view && this.now() - latest.handedOutAt >= WORK_REFRESH_MS) {
+        this.pendingCache = undefined;
+        view = await this.pending();
+      }
+      if (latest?.view === view) return latest;
+      return this.works.register({
+        view,
+        hashForMergedMining: await hashForMergedMining(view.header, (n) => this.blockByNumber(n)),
+        parentStateRoot: this.stateRootOf(this.headBlock),
+        timeOffset: this.timeOffset,
+        nextTimestamp: this.nextTimestamp,
+        handedOutAt: this.now(),
+      });
+    });
+  }
+
+  /**
+   * Seals `work` with a merged miner's proof and, if the proof passes rskj's ProofOfWorkRule for
+   * the work's hashForMergedMining, makes it the head with exactly that proof. A block already
+   * stored is 'exist' (rskj's EXIST); work no longer on the head is 'stale' (no side chains here).
+   */
+  importMergedMinedBlock(work: MiningWork, proof: MergedMiningProof): Promise<MergedMiningImport> {
+    return this.serialize(async () => {
+      const block = sealWithProof(work, proof);
+      const validation = validateMergedMiningProof(proof, work.hashForMergedMining, block.header.difficulty);
+      if (!validation.ok) return { status: 'invalid', block, reason: validation.reason };
+      if ((await this.blockByHash(block.hash)) !== undefined) return { status: 'exist', block };
+      const onHead = equalsBytes(block.header.parentHash, this.headBlock.hash) && equalsBytes(work.parentStateRoot, this.stateRootOf(this.headBlock));
+      if (!onHead) return { status: 'stale', block };
+      const { view } = work;
+      if (!(view.db instanceof OverlayDb)) throw new Error('merged-mining work has no state overlay to commit');
+      const receipts = blockReceipts(block, view.receipts);
+      const now = this.nowSeconds();
+      try {
+        // The pending block's state nodes join the block's atomic commit, as the miner's would.
+        await this.store.stateDb.batch([...view.db.written()].map(([key, value]) => ({ type: 'put' as const, key, value })));
+        await this.store.commitBlock(block, receipts);
+      } catch (err) {
+        this.store.stateDb.discardPending();
+        throw err;
+      }
+      // A mined nonce is spent, whichever pooled transaction holds it now.
+      for (const entry of view.included) {
+        const pooled = this.pool.sameNonce(entry.sender, entry.record.nonce);
+        if (pooled !== undefined) this.pool.remove(pooled);
+      }
+      for (const { entry } of view.invalid) if (this.pool.get(entry.record.hash) === entry) this.pool.remove(entry);
+      this.viewVersion++;
+      this.headBlock = block;
+      this.stateOverride = undefined;
+      if (work.timeOffset === this.timeOffset && work.nextTimestamp === this.nextTimestamp && (work.timeOffset !== 0n || work.nextTimestamp !== undefined)) {
+        this.clockOffset = block.header.timestamp - now;
+        this.timeOffset = 0n;
+        this.nextTimestamp = undefined;
+      }
+      this.events.emit('block', block, receipts);
+      return { status: 'imported', block };
+    });
+  }
+
+  /** With `--miner external` the node never mines by itself; evm_mine stays the operator's override. */
+  private refuseSelfMining(what: string): void {
+    if (this.minerMode !== 'external') return;
+    throw new ChainError(
+      'invalidArgument',
+      `${what} is off on a node started with --miner external: blocks come from merged miners (mnr_submitBitcoinBlock*); mine one by hand with evm_mine`,
+    );
+  }
+
   // ---- test control (evm_*, hardhat_*, anvil_*) -----------------------------------------------
 
   get isAutomine(): boolean {
@@ -505,6 +609,7 @@ export class Chain {
   }
 
   setAutomine(on: boolean): void {
+    if (on) this.refuseSelfMining('automine');
     this.automine = on;
   }
 
@@ -513,6 +618,7 @@ export class Chain {
     if (!Number.isFinite(ms) || ms > MAX_TIMER_MS) {
       throw new ChainError('invalidArgument', `interval of ${ms} ms is longer than the ${MAX_TIMER_MS} ms a timer can wait`);
     }
+    if (ms > 0) this.refuseSelfMining('interval mining');
     clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
     if (ms <= 0) return;
@@ -732,6 +838,13 @@ const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** rskj's eth_sendTransaction default gas. */
 export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;
+
+export type MinerMode = 'internal' | 'external';
+
+/** What importing a merged-mined block did (Chain.importMergedMinedBlock). */
+export type MergedMiningImport =
+  | { status: 'imported' | 'exist' | 'stale'; block: RskBlock }
+  | { status: 'invalid'; block: RskBlock; reason: string };
 
 export interface PendingView extends BuiltBlock {
   /** Overlay holding the pending block's state. */

@@ -3,18 +3,53 @@
  * SSTORE, no warm/cold access lists) is Petersburg's; on top of it RSK has PUSH0 (EIP-3855),
  * transient storage (EIP-1153), and the EIP-3860 initcode limit and word cost. CHAINID,
  * SELFBALANCE, BASEFEE and MCOPY cannot be enabled below Istanbul/London/Shanghai in
- * @ethereumjs/common, so they are custom opcodes (opcodes.ts).
+ * @ethereumjs/common, so they are custom opcodes (opcodes.ts); RSK's call-gas rules and
+ * precompiles are in evm/.
+ *
+ * RSK's own values go into the chain's Petersburg entry (`customHardforks`, which @ethereumjs/common
+ * reads in place of its built-in fork table), since `eips` refuses EIP-3541 below Berlin:
+ * - EIP-3541, code starting with 0xEF refused at creation (RSKIP544; rskj Program.java
+ *   `hasInvalidCodePrefix` and TransactionExecutor.java). In @ethereumjs/evm 10 the EIP has no
+ *   parameters and only switches that check (evm.ts `_executeCreate`).
+ * - `stackLimit` 400: the maximum call depth (RSKIP150; rskj Program.getMaxDepth). The operand
+ *   stack keeps its own 1,024.
+ * - bn128 prices as EIP-1108 (RSKIP137; rskj BN128Addition/Multiplication/Pairing.java) and
+ *   blake2f's 1 gas per round (RSKIP153; rskj Blake2F.getGasForData), read by the precompiles.
  */
 import { Mainnet, type ParamsDict, createCustomCommon, type Common } from '@ethereumjs/common';
 import { paramsTx } from '@ethereumjs/tx';
 import { ecrecover } from './crypto.js';
 
+/** rskj Program.getMaxDepth() since RSKIP150. */
+export const RSK_MAX_CALL_DEPTH = 400;
+
 export function createRskCommon(chainId: number, name: string): Common {
-  return createCustomCommon({ chainId, name }, Mainnet, {
-    hardfork: 'petersburg',
-    eips: [3855, 1153, 3860],
-    customCrypto: { ecrecover },
-  });
+  return createCustomCommon(
+    {
+      chainId,
+      name,
+      customHardforks: {
+        petersburg: {
+          // 1716 is Petersburg's own meta-EIP (@ethereumjs/common hardforks.ts).
+          eips: [1716, 3541],
+          params: {
+            stackLimit: RSK_MAX_CALL_DEPTH,
+            bn254AddGas: 150,
+            bn254MulGas: 6000,
+            bn254PairingGas: 45000,
+            bn254PairingWordGas: 34000,
+            blake2RoundGas: 1,
+          },
+        },
+      },
+    },
+    Mainnet,
+    {
+      hardfork: 'petersburg',
+      eips: [3855, 1153, 3860],
+      customCrypto: { ecrecover },
+    },
+  );
 }
 
 /**

@@ -3,12 +3,15 @@
  * the block context the EVM reads (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...).
  */
 import type { Common } from '@ethereumjs/common';
-import { createEVM } from '@ethereumjs/evm';
+import { createEVM, paramsEVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
 import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
 import { REMASC_ADDRESS } from './addresses.js';
+import { rskCallOpcodes } from './evm/call-gas.js';
+import { rskPrecompiles } from './evm/precompiles.js';
+import type { CustomOpcode, CustomPrecompile } from './evm/types.js';
 import { RSK_CUSTOM_OPCODES } from './opcodes.js';
 
 export interface BlockContext {
@@ -33,10 +36,21 @@ const REMASC = new Address(REMASC_ADDRESS);
 const ZERO_HASH = new Uint8Array(32);
 
 export class Execution {
+  /** RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), built once for the Common. */
+  private readonly customOpcodes: CustomOpcode[];
+  /** RSK's precompiles where they differ from ethereumjs's Petersburg set (evm/precompiles.ts). */
+  private readonly customPrecompiles: CustomPrecompile[];
+
   constructor(
     readonly common: Common,
     private readonly blockHashes: BlockHashLookup,
-  ) {}
+  ) {
+    // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
+    // opcodes read them once here, before any EVM exists.
+    common.updateParams(paramsEVM);
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common)];
+    this.customPrecompiles = rskPrecompiles(common);
+  }
 
   /** A state manager positioned at `root`, reading and writing trie nodes through `db`. */
   stateManager(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
@@ -46,7 +60,13 @@ export class Execution {
 
   async vm(stateManager: MerkleStateManager): Promise<VM> {
     const blockchain = this.blockchainShim();
-    const evm = await createEVM({ common: this.common, stateManager, blockchain, customOpcodes: RSK_CUSTOM_OPCODES });
+    const evm = await createEVM({
+      common: this.common,
+      stateManager,
+      blockchain,
+      customOpcodes: this.customOpcodes,
+      customPrecompiles: this.customPrecompiles,
+    });
     // Each EVM subscribes to its Common's 'hardforkChanged', which would keep every EVM we ever
     // made alive through the shared Common (a leak found over 10,000 snapshot/revert cycles). Our
     // hardfork never changes, so nothing needs the subscription.

@@ -2,12 +2,8 @@
  * Opcodes RSK has that @ethereumjs/common will not enable on a Petersburg base (see common.ts).
  * Each re-implements the yellow-paper semantics the EVM package uses for later forks.
  */
-import type { EVMOpts } from '@ethereumjs/evm';
-
-type CustomOpcode = NonNullable<EVMOpts['customOpcodes']>[number];
-type AddOpcode = Extract<CustomOpcode, { logicFunction: unknown }>;
-type RunState = Parameters<AddOpcode['logicFunction']>[0];
-type GasCommon = Parameters<NonNullable<AddOpcode['gasFunction']>>[2];
+import { memoryExpansionCost } from './evm/memory.js';
+import type { CustomOpcode, GasCommon, RunState } from './evm/types.js';
 
 const GAS_BASE = 2;
 const GAS_LOW = 5;
@@ -65,18 +61,3 @@ export const RSK_CUSTOM_OPCODES: CustomOpcode[] = [
     },
   },
 ];
-
-/** Memory expansion cost of touching [offset, offset+length): the EVM's own `subMemUsage`, which it does not export. */
-function memoryExpansionCost(runState: RunState, offset: bigint, length: bigint, memoryGas: bigint, quadDivisor: bigint): bigint {
-  if (length === 0n) return 0n;
-  const words = wordCount(offset + length);
-  if (words <= runState.memoryWordCount) return 0n;
-  let cost = words * memoryGas + (words * words) / quadDivisor;
-  if (cost > runState.highestMemCost) {
-    const previous = runState.highestMemCost;
-    runState.highestMemCost = cost;
-    cost -= previous;
-  }
-  runState.memoryWordCount = words;
-  return cost;
-}

@@ -97,4 +97,9 @@ export class OverlayDb implements DB<string, Uint8Array> {
   }
 
   async open(): Promise<void> {}
+
+  /** The nodes written here: a pending block that gets mined after all (merged mining) commits them. */
+  written(): IterableIterator<[string, Uint8Array]> {
+    return this.writes.entries();
+  }
 }

@@ -2,6 +2,8 @@
 import type { Chain } from '../chain/chain.js';
 import type { FilterManager } from '../chain/filters.js';
 import type { SubscriptionHost } from './subscriptions.js';
+import type { BanList } from '../gateway/ban-list.js';
+import type { ClientReputation } from '../gateway/client-reputation.js';
 import type { MethodSpec } from './types.js';
 
 export interface RpcOptions {
@@ -20,6 +22,16 @@ export interface RpcContext {
   subscriptions?: SubscriptionHost;
   /** A dashboard key on a --hosted node: no node keys, no test control (access.ts). */
   restricted?: boolean;
+  /** The node-wide ban list and client reputation (sco_ methods, the gate). */
+  clients?: NodeClients;
+  /** The caller's address in rskj's text form, when the call came over HTTP or WebSocket. */
+  client?: string;
+}
+
+/** Node-wide, shared by both networks. */
+export interface NodeClients {
+  bans: BanList;
+  reputation: ClientReputation;
 }
 
 /**

@@ -17,8 +17,8 @@ export interface RpcResult {
 }
 
 export interface RpcRoute {
-  /** Answers the RPC call posted to `/<key>`. */
-  handle(key: string, body: string): Promise<RpcResult>;
+  /** Answers the RPC call posted to `/<key>`; `remote` is the client's address (ban list, reputation). */
+  handle(key: string, body: string, remote?: string): Promise<RpcResult>;
   /** Body of an error response for a request rejected before dispatch (e.g. too large). */
   errorBody(code: number, message: string): string;
 }
@@ -81,7 +81,7 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
   req.on('end', () => {
     if (tooLarge) return;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    rpc.handle(key, body).then(
+    rpc.handle(key, body, req.socket.remoteAddress).then(
       (result) => {
         res.writeHead(result.status, result.headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...result.headers });
         res.end(result.body);

@@ -6,7 +6,9 @@ import type { NetworkName } from '../chain/chain.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';
-import type { RpcContext } from '../rpc/context.js';
+import type { NodeClients, RpcContext } from '../rpc/context.js';
+import { clientAddressOf } from '../gateway/ban-list.js';
+import type { ClientEvent } from '../gateway/client-reputation.js';
 import { type Dispatcher, INVALID_JSON, parseJsonBody, serializeResponse } from '../rpc/dispatcher.js';
 import { ErrorCode } from '../rpc/errors.js';
 import { SubscriptionHost } from '../rpc/subscriptions.js';
@@ -15,6 +17,17 @@ import type { WebSocketRoute } from './websocket.js';
 
 /** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
 export const UNAUTHORIZED_CODE = -32001;
+/**
+ * A banned client address (sco_banAddress) gets HTTP 403 with the gate's refusal code: the HTTP
+ * status tells a ban (403) from a bad key (401); see docs/decisions.md.
+ */
+export const BANNED_CODE = UNAUTHORIZED_CODE;
+/** WebSocket close code for a socket whose address gets banned: RFC 6455 "policy violation". */
+export const WS_BANNED_CLOSE_CODE = 1008;
+
+function bannedMessage(client: string): string {
+  return `Forbidden: requests from ${client} are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress`;
+}
 
 type Access = { network: NetworkName; userId: string | undefined } | { denied: string };
 
@@ -29,10 +42,22 @@ export interface RpcGateOptions {
   maxBatch: number;
   /** Told of each call let through (debug log); never given the key. */
   logCalls: RpcCallLog;
+  /** Ban list and client reputation: banned addresses are refused here, every client is scored. */
+  clients?: NodeClients;
 }
 
 export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSocket: WebSocketRoute } {
-  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch, logCalls } = options;
+  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch, logCalls, clients } = options;
+
+  /** The caller's address in rskj's form; undefined when clients are not tracked. */
+  const clientOf = (remote: string | undefined): string | undefined => (clients === undefined ? undefined : clientAddressOf(remote));
+  const note = (client: string | undefined, event: ClientEvent): void => {
+    if (client !== undefined) clients?.reputation.record(client, event);
+  };
+  const isBanned = (client: string | undefined): client is string => client !== undefined && clients !== undefined && clients.bans.isBanned(client);
+  /** A body the dispatcher refuses whole, before any call: not JSON, an empty or oversized batch. */
+  const isMalformed = (parsed: unknown): boolean =>
+    parsed === INVALID_JSON || (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > maxBatch));
 
   const accessOf = (key: string): Access => {
     const network = operatorKeys.get(key);
@@ -45,8 +70,10 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return { network: record.network, userId: record.userId };
   };
 
-  const contextFor = (network: NetworkName, userId: string | undefined): RpcContext =>
-    userId !== undefined && hosted ? { ...contexts[network], restricted: true } : contexts[network];
+  const contextFor = (network: NetworkName, userId: string | undefined, client?: string): RpcContext => {
+    const base = userId !== undefined && hosted ? { ...contexts[network], restricted: true } : contexts[network];
+    return client === undefined ? base : { ...base, client };
+  };
 
   /** Counts the calls of a parsed body against the user's quota (operators are not counted). */
   const charge = async (userId: string | undefined, parsed: unknown): Promise<QuotaDecision | undefined> => {
@@ -57,37 +84,82 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   };
 
   const http: RpcRoute = {
-    async handle(key: string, body: string): Promise<RpcResult> {
+    async handle(key: string, body: string, remote?: string): Promise<RpcResult> {
+      const client = clientOf(remote);
+      if (isBanned(client)) {
+        note(client, 'failedHandshakes');
+        return { status: 403, body: errorBody(idOf(body), BANNED_CODE, bannedMessage(client)) };
+      }
       const access = accessOf(key);
-      if ('denied' in access) return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied) };
+      if ('denied' in access) {
+        note(client, 'failedHandshakes');
+        return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied) };
+      }
       const parsed = parseJsonBody(body);
       const quota = await charge(access.userId, parsed);
-      if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(body));
+      if (quota !== undefined && !quota.allowed) {
+        note(client, 'failedHandshakes');
+        return quotaExceeded(quota, idOf(body));
+      }
+      note(client, 'successfulHandshakes');
+      if (isMalformed(parsed)) note(client, 'invalidMessages');
       logCalls(access.network, parsed);
-      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId));
+      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId, client));
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
     errorBody: (code, message) => errorBody(null, code, message),
   };
 
   const webSocket: WebSocketRoute = {
-    accepts: (key) => !('denied' in accessOf(key)),
-    open(key, send) {
+    forbidden(remote) {
+      const client = clientOf(remote);
+      if (!isBanned(client)) return undefined;
+      note(client, 'failedHandshakes');
+      return errorBody(null, BANNED_CODE, bannedMessage(client));
+    },
+    accepts(key, remote) {
+      if (!('denied' in accessOf(key))) return true;
+      note(clientOf(remote), 'failedHandshakes');
+      return false;
+    },
+    open(key, send, remote, disconnect) {
+      const client = clientOf(remote);
+      note(client, 'successfulHandshakes');
       const access = accessOf(key) as Exclude<Access, { denied: string }>;
-      const base = contextFor(access.network, access.userId);
+      const base = contextFor(access.network, access.userId, client);
       const subscriptions = new SubscriptionHost(base.chain, send, base.options.skipRemasc);
       const context: RpcContext = { ...base, subscriptions };
+      const banClose = () => disconnect?.(WS_BANNED_CLOSE_CODE, `Forbidden: ${client} is banned on this node`);
+      // A socket whose address gets banned is closed at once.
+      const stopWatching = client === undefined ? undefined : clients?.bans.onChange(() => {
+        if (isBanned(client)) banClose();
+      });
       return {
         async handle(message) {
+          if (isBanned(client)) {
+            note(client, 'failedHandshakes');
+            banClose();
+            return errorBody(idOf(message), BANNED_CODE, bannedMessage(client));
+          }
           // A key revoked while the socket is open stops working at once.
-          if ('denied' in accessOf(key)) return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked');
+          if ('denied' in accessOf(key)) {
+            note(client, 'failedHandshakes');
+            return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked');
+          }
           const parsed = parseJsonBody(message);
           const quota = await charge(access.userId, parsed);
-          if (quota !== undefined && !quota.allowed) return quotaExceeded(quota, idOf(message)).body;
+          if (quota !== undefined && !quota.allowed) {
+            note(client, 'failedHandshakes');
+            return quotaExceeded(quota, idOf(message)).body;
+          }
+          if (isMalformed(parsed)) note(client, 'invalidMessages');
           logCalls(access.network, parsed);
           return (await dispatcher.handleParsed(parsed, context)).body;
         },
-        close: () => subscriptions.close(),
+        close: () => {
+          stopWatching?.();
+          subscriptions.close();
+        },
       };
     },
     unauthorizedBody: () => errorBody(null, UNAUTHORIZED_CODE, 'Unauthorized: unknown or revoked API key'),

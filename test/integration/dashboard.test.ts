@@ -1,17 +1,18 @@
 /**
- * The dashboard in a real browser: playwright-core driving Debian's chromium (`.ci/run` installs
- * it; nothing is downloaded at test time). Signs up, logs in, fills the key quota and sees the
+ * The dashboard in a real browser: playwright-core driving Debian's chromium when it is installed,
+ * else the Chromium that the npm package @sparticuz/chromium ships (test/helpers/browser.ts; nothing
+ * is downloaded at test time). Signs up, logs in, fills the key quota and sees the
  * fifth key refused, copies a key's URL and uses it with ethers, sees the usage count rise,
  * revokes the key and sees it refused, all without an error in the browser console.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { JsonRpcProvider } from 'ethers';
+import { launchChromium } from '../helpers/browser.js';
 import { rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DAILY_LIMIT = 50;
 const EMAIL = 'dev@example.com';
@@ -27,19 +28,10 @@ const pageErrors: string[] = [];
 const resourceErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: the dashboard test drives Debian's chromium. ` +
-        'Install it with `apt-get update && apt-get install -y chromium` (.ci/run does this in CI).',
-    );
-  }
   mkdirSync(OUTPUT_DIR, { recursive: true });
+  // First, so that a first run's unpacking of the npm browser finishes before the node starts.
+  browser = await launchChromium();
   t = await startTestNode({ dailyLimit: DAILY_LIMIT });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
   context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
   page = await context.newPage();

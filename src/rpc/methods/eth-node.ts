@@ -2,16 +2,19 @@
 import { type Address, bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
 import { MINER_ACCOUNT } from '../../chain/accounts.js';
 import { sign } from '../../chain/crypto.js';
+import { lockedHint } from '../../chain/wallet.js';
+import { openKeystore, passphrase } from './personal.js';
 import { method, type RpcContext } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import { quantity } from '../format.js';
 import { address, data, noParams, params } from '../params.js';
 
 /** keccak256("\x19Ethereum Signed Message:\n" + len + message) signed with a node key: r‖s‖v, v 27/28. */
-function signMessage(ctx: RpcContext, signer: Address, message: Uint8Array): string {
-  const key = ctx.chain.accounts.find((account) => account.address === signer.toString());
-  if (key === undefined) throw new InvalidParams('Account not found');
-  const signature = sign(hashPersonalMessage(message), key.privateKey);
+function signMessage(ctx: RpcContext, signer: Address, message: Uint8Array, opened?: Uint8Array): string {
+  // rskj's eth_sign: only an unlocked key signs (Wallet.getAccount), else "Account not found".
+  const privateKey = opened ?? ctx.chain.wallet.signingKey(signer.toString());
+  if (privateKey === undefined) throw new InvalidParams(`Account not found${lockedHint(ctx.chain.wallet, signer.toString())}`);
+  const signature = sign(hashPersonalMessage(message), privateKey);
   const out = new Uint8Array(65);
   out.set(signature.r, 0);
   out.set(signature.s, 32);
@@ -49,15 +52,9 @@ export const ethNodeMethods = [
   ),
   method(
     'eth_mining',
-    'Whether the node mines blocks.',
+    'Whether the node mines blocks itself: false with --miner external (rskj: its miner client runs).',
     noParams,
-    () => true,
-  ),
-  method(
-    'eth_hashrate',
-    'Hashes per second: 0x0, blocks are sealed without a search worth counting.',
-    noParams,
-    () => '0x0',
+    (ctx) => ctx.chain.minerMode === 'internal',
   ),
   method(
     'eth_gasPrice',
@@ -67,7 +64,7 @@ export const ethNodeMethods = [
   ),
   method(
     'eth_accounts',
-    "Addresses whose keys the node holds: rskj's ten dev accounts, then the miner account.",
+    "Addresses whose keys the node holds: rskj's ten dev accounts, the miner account, then personal_ accounts (locked ones too).",
     noParams,
     (ctx) => ctx.chain.accounts.map((a) => a.address),
   ),
@@ -79,8 +76,9 @@ export const ethNodeMethods = [
   ),
   method(
     'personal_sign',
-    "eth_sign with geth's argument order (message, address), which ethers' and viem's signMessage call.",
-    params([data.as('message'), address]),
-    (ctx, [message, signer]) => signMessage(ctx, signer, message),
+    "eth_sign with geth's argument order (message, address), which ethers' and viem's signMessage call; with a third argument (web3.js), a keystore account's passphrase opens its key for this signature (geth).",
+    params([data.as('message'), address, passphrase.optional]),
+    async (ctx, [message, signer, pass]) =>
+      signMessage(ctx, signer, message, pass === undefined ? undefined : await openKeystore(ctx, signer.toString(), pass)),
   ),
 ];

@@ -5,6 +5,7 @@ import { withHostedAccess } from '../access.js';
 import { ethBlockMethods } from './eth-blocks.js';
 import { ethNodeMethods } from './eth-node.js';
 import { ethStateMethods } from './eth-state.js';
+import { ethProofMethods } from './eth-proof.js';
 import { ethTransactionMethods } from './eth-transactions.js';
 import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
@@ -13,8 +14,14 @@ import { testControlMethods } from './evm.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
+import { debugMethods } from './debug.js';
+import { traceMethods } from './trace.js';
+import { personalMethods } from './personal.js';
 import { unsupportedMethods } from './unsupported.js';
-import { ethProofMethods } from './eth-proof.js';
+import { scoMethods } from './sco.js';
+import { rpcMethods } from './rpc.js';
+import { ethBridgeMethods } from './eth-bridge.js';
+import { miningMethods } from './mnr.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -29,5 +36,12 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,
+  ...debugMethods,
+  ...traceMethods,
+  ...personalMethods,
+  ...miningMethods,
+  ...scoMethods,
+  ...rpcMethods,
+  ...ethBridgeMethods,
   ...unsupportedMethods,
 ].map(withHostedAccess);

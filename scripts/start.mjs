@@ -1,0 +1,16 @@
+// `npm start`: builds dist/ only when a source changed since the last build (scripts/build.mjs),
+// then runs the CLI in this same process (no second Node start-up). Flags pass through:
+// `npm start -- --in-memory`.
+import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { ROOT, build, isCurrent } from './build.mjs';
+
+if (!isCurrent()) {
+  process.stderr.write('rsk-devnode: sources changed since the last build, compiling dist/ ...\n');
+  const code = await build();
+  if (code !== 0) {
+    process.stderr.write('rsk-devnode: the build failed (see above); not starting.\n');
+    process.exit(code);
+  }
+}
+await import(pathToFileURL(join(ROOT, 'dist', 'cli.js')).href);

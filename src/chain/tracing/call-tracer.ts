@@ -1,0 +1,155 @@
+/**
+ * callTracer in geth's shape (eth/tracers/native/call.go), with rskj's field list: a tree of call
+ * frames {type, from, to, value, gas, gasUsed, input, output, error, revertReason, calls, logs}.
+ * As geth does: the top frame's gas is the transaction's gas limit and its gasUsed the receipt's;
+ * a reverted frame has error "execution reverted", its revert data as output and, when it decodes,
+ * revertReason; a failed CREATE has no `to`; SELFDESTRUCT is a frame; with withLog, frames carry
+ * their logs (dropped from failed frames and their children); onlyTopCall keeps only the top frame.
+ */
+import { bytesToHex, bytesToUtf8 } from '@ethereumjs/util';
+import { REMASC_ADDRESS, ZERO_ADDRESS } from '../addresses.js';
+import { gethError } from './errors.js';
+import type { Frame, SelfDestructRecord } from './recorder.js';
+import type { TracedTx } from './replay.js';
+
+export interface CallTracerOptions {
+  onlyTopCall: boolean;
+  withLog: boolean;
+}
+
+export interface CallFrameJson {
+  type: string;
+  from: string;
+  to?: string;
+  value?: string;
+  gas: string;
+  gasUsed: string;
+  input: string;
+  output?: string;
+  error?: string;
+  revertReason?: string;
+  calls?: CallFrameJson[];
+  logs?: CallLogJson[];
+}
+
+export interface CallLogJson {
+  /** Block-wide log index, as the receipt numbers it (rskj's LogInfoResult.index). */
+  index: number;
+  address: string;
+  topics: string[];
+  data: string;
+  /** geth: how many calls the frame had made before this log. */
+  position: string;
+}
+
+const quantity = (v: bigint | number): string => `0x${v.toString(16)}`;
+
+export function callTrace(traced: TracedTx, options: CallTracerOptions): CallFrameJson {
+  const { tx } = traced;
+  const root = traced.recorder?.root;
+  if (root === undefined) {
+    // REMASC: a call from the zero address to the REMASC contract that runs no EVM code here.
+    return { type: 'CALL', from: bytesToHex(tx.from ?? ZERO_ADDRESS), to: bytesToHex(tx.to ?? REMASC_ADDRESS), value: '0x0', gas: '0x0', gasUsed: '0x0', input: bytesToHex(tx.data) };
+  }
+  const logIndexes = options.withLog ? survivingLogIndexes(root, traced.logIndexStart) : undefined;
+  const top = frameJson(root, options, logIndexes);
+  top.gas = quantity(tx.gasLimit);
+  top.gasUsed = quantity(traced.gasUsed);
+  return top;
+}
+
+function frameJson(frame: Frame, options: CallTracerOptions, logIndexes: Map<number, number> | undefined): CallFrameJson {
+  const failed = frame.error !== undefined;
+  const isCreate = frame.kind === 'CREATE' || frame.kind === 'CREATE2';
+  // DELEGATECALL runs in the caller's context: geth shows the delegating contract as `from`.
+  const from = frame.kind === 'DELEGATECALL' || frame.kind === 'CALLCODE' ? frame.address! : frame.caller;
+  const to = isCreate ? frame.address : frame.kind === 'DELEGATECALL' || frame.kind === 'CALLCODE' ? frame.codeAddress : frame.address;
+  // Keys are added in rskj's TxTraceResult order.
+  const json = { type: frame.kind, from: bytesToHex(from) } as CallFrameJson;
+  if (to !== undefined && !(isCreate && failed)) json.to = bytesToHex(to);
+  if (frame.kind !== 'STATICCALL') json.value = quantity(frame.value);
+  json.gas = quantity(frame.gas);
+  json.gasUsed = quantity(frame.gasUsed);
+  json.input = bytesToHex(frame.input);
+  if (!failed) {
+    if (frame.output.length > 0) json.output = bytesToHex(frame.output);
+  } else if (frame.error === 'revert' && frame.output.length > 0) {
+    json.output = bytesToHex(frame.output);
+  }
+  const error = gethError(frame);
+  if (error !== undefined) json.error = error;
+  if (frame.error === 'revert') {
+    const reason = decodeRevertReason(frame.output);
+    if (reason !== undefined) json.revertReason = reason;
+  }
+  if (!options.onlyTopCall) {
+    const calls = frame.children.map((child) => (child.kind === 'SELFDESTRUCT' ? selfDestructJson(child) : frameJson(child, options, logIndexes)));
+    if (calls.length > 0) json.calls = calls;
+  }
+  if (logIndexes !== undefined) {
+    const logs = frame.logs
+      .filter((log) => logIndexes.has(log.seq))
+      .map((log) => ({
+        index: logIndexes.get(log.seq)!,
+        address: bytesToHex(log.address),
+        topics: log.topics.map((topic) => bytesToHex(topic)),
+        data: bytesToHex(log.data),
+        position: quantity(log.position),
+      }));
+    if (logs.length > 0) json.logs = logs;
+  }
+  return json;
+}
+
+function selfDestructJson(record: SelfDestructRecord): CallFrameJson {
+  return { type: 'SELFDESTRUCT', from: bytesToHex(record.address), to: bytesToHex(record.beneficiary), value: quantity(record.balance), gas: '0x0', gasUsed: '0x0', input: '0x' };
+}
+
+/**
+ * Logs that reach the receipt (those of frames that did not fail, nor any of whose callers
+ * failed), numbered as the receipt numbers them: block-wide, in emission order.
+ */
+function survivingLogIndexes(root: Frame, start: number): Map<number, number> {
+  const kept: number[] = [];
+  const walk = (frame: Frame, parentFailed: boolean) => {
+    const failed = parentFailed || frame.error !== undefined;
+    if (!failed) for (const log of frame.logs) kept.push(log.seq);
+    for (const child of frame.children) if (child.kind !== 'SELFDESTRUCT') walk(child, failed);
+  };
+  walk(root, false);
+  kept.sort((a, b) => a - b);
+  return new Map(kept.map((seq, i) => [seq, start + i]));
+}
+
+/** geth's abi.UnpackRevert: Error(string) and Panic(uint256). */
+const PANIC_REASONS: Record<number, string> = {
+  0x00: 'generic panic',
+  0x01: 'assert(false)',
+  0x11: 'arithmetic underflow or overflow',
+  0x12: 'division or modulo by zero',
+  0x21: 'enum overflow',
+  0x22: 'invalid encoded storage byte array accessed',
+  0x31: 'out-of-bounds array access; popping on an empty array',
+  0x32: 'out-of-bounds access of an array or bytesN',
+  0x41: 'out of memory',
+  0x51: 'uninitialized function',
+};
+
+export function decodeRevertReason(data: Uint8Array): string | undefined {
+  if (data.length < 4) return undefined;
+  const selector = bytesToHex(data.subarray(0, 4));
+  if (selector === '0x08c379a0' && data.length >= 68) {
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const offset = Number(view.getBigUint64(4 + 24));
+    const lengthAt = 4 + offset;
+    if (lengthAt + 32 > data.length) return undefined;
+    const length = Number(view.getBigUint64(lengthAt + 24));
+    if (lengthAt + 32 + length > data.length) return undefined;
+    return bytesToUtf8(data.subarray(lengthAt + 32, lengthAt + 32 + length));
+  }
+  if (selector === '0x4e487b71' && data.length === 36) {
+    const code = Number(new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(4 + 24));
+    return PANIC_REASONS[code] ?? `unknown panic code: 0x${code.toString(16)}`;
+  }
+  return undefined;
+}

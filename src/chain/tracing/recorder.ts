@@ -1,0 +1,382 @@
+/**
+ * Records one transaction's execution from @ethereumjs/evm's events: the call tree (every message
+ * the EVM runs, with its gas, input, output and outcome, plus SELFDESTRUCTs and logs), and, when
+ * asked, rskj's struct logs (one entry per executed opcode, the shape of rskj's DetailedProgramTrace).
+ * The three output formats (struct-log.ts, call-tracer.ts, parity.ts) read this record.
+ *
+ * Written by hand: ethereumjs ships no tracer, and rskj's shapes are not geth's.
+ */
+import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
+import type { EVM } from '@ethereumjs/evm';
+import { bigIntToHex } from '@ethereumjs/util';
+
+export type CallKind = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
+
+export interface TraceLog {
+  address: Uint8Array;
+  topics: Uint8Array[];
+  data: Uint8Array;
+  /** Calls the frame had made when it logged (geth's `position`). */
+  position: number;
+  /** Order of emission within the transaction. */
+  seq: number;
+}
+
+export interface SelfDestructRecord {
+  kind: 'SELFDESTRUCT';
+  /** The destroyed contract. */
+  address: Uint8Array;
+  beneficiary: Uint8Array;
+  balance: bigint;
+}
+
+/** What a frame's last executed opcode looked like (for rskj's exception messages). */
+export interface LastStep {
+  opcode: number;
+  pc: number;
+  gasLeft: bigint;
+  fee: bigint;
+  stackLength: number;
+  stackTop: bigint | undefined;
+}
+
+export interface Frame {
+  kind: CallKind;
+  depth: number;
+  /** msg.caller: the account that sent the message (for DELEGATECALL, the parent's caller). */
+  caller: Uint8Array;
+  /** The account whose context runs (msg.to); for creates, the new contract's address once known. */
+  address: Uint8Array | undefined;
+  codeAddress: Uint8Array | undefined;
+  value: bigint;
+  gas: bigint;
+  input: Uint8Array;
+  isPrecompile: boolean;
+  steps: number;
+  lastStep: LastStep | undefined;
+  output: Uint8Array;
+  gasUsed: bigint;
+  /** ethereumjs's EVMError text ('revert', 'out of gas', ...), undefined on success. */
+  error: string | undefined;
+  children: Array<Frame | SelfDestructRecord>;
+  logs: TraceLog[];
+  /** The ethereumjs message, kept to read the code that ran (invalid-opcode messages). */
+  message: Message;
+}
+
+export interface StructLog {
+  op: string | null;
+  depth: number;
+  pc: number;
+  gas: number;
+  gasCost: number;
+  memory?: string[];
+  stack?: string[];
+  /** The frame's storage view, shared between opcodes as rskj shares its map. */
+  storage?: Record<string, string>;
+}
+
+/** Which per-opcode fields to record (rskj's disableMemory / disableStack / disableStorage). */
+export interface StructLogOptions {
+  memory: boolean;
+  stack: boolean;
+  storage: boolean;
+}
+
+/** Per-frame state of rskj's DetailedProgramTrace storage view. */
+export interface StorageView {
+  current: Record<string, string>;
+  size: number;
+  /** SLOAD/SSTORE seen at the previous opcode: applied when the next opcode of the frame runs. */
+  pending: { key: string; stored: bigint | undefined } | undefined;
+  /** Index of this frame's latest struct log. */
+  lastLog: number;
+}
+
+const OP_CALL = 0xf1;
+const OP_CALLCODE = 0xf2;
+const OP_DELEGATECALL = 0xf4;
+const OP_STATICCALL = 0xfa;
+const OP_CREATE = 0xf0;
+const OP_CREATE2 = 0xf5;
+const OP_SLOAD = 0x54;
+const OP_SSTORE = 0x55;
+const OP_LOG0 = 0xa0;
+const OP_LOG4 = 0xa4;
+const OP_SELFDESTRUCT = 0xff;
+
+const CALL_KIND_BY_OP: Record<number, CallKind> = {
+  [OP_CALL]: 'CALL',
+  [OP_CALLCODE]: 'CALLCODE',
+  [OP_DELEGATECALL]: 'DELEGATECALL',
+  [OP_STATICCALL]: 'STATICCALL',
+  [OP_CREATE]: 'CREATE',
+  [OP_CREATE2]: 'CREATE2',
+};
+
+/** Errors raised after the code ran (deploying the returned code): the last opcode itself succeeded. */
+const POST_EXECUTION_ERRORS = new Set(['code store out of gas', 'code size to deposit exceeds maximum code size', 'invalid bytecode deployed']);
+
+const word = (v: bigint): string => v.toString(16).padStart(64, '0');
+const WORD_CACHE_ENTRIES = 4096;
+
+export class TxRecorder {
+  root: Frame | undefined;
+  readonly structLogs: StructLog[] | undefined;
+  /** The top frame's storage view (rskj serializes only the top-level trace's). */
+  topStorage: StorageView | undefined;
+  private readonly frames: Frame[] = [];
+  private readonly views: StorageView[] = [];
+  private callOp: number | undefined;
+  private logSeq = 0;
+
+  /** The previous step's memory and its words: shared while memory does not change. */
+  private lastMemory: { bytes: Uint8Array; words: string[] } | undefined;
+  /** Stack words by value: the same few values (0, offsets, selectors, addresses) recur. */
+  private readonly words = new Map<bigint, string>();
+
+  private readonly onStep = (step: InterpreterStep) => this.step(step);
+  private readonly onBefore = (message: Message) => this.before(message);
+  private readonly onAfter = (result: EVMResult) => this.after(result);
+
+  constructor(
+    private readonly evm: EVM,
+    private readonly structLogOptions: StructLogOptions | undefined,
+  ) {
+    this.structLogs = structLogOptions === undefined ? undefined : [];
+  }
+
+  attach(): void {
+    this.evm.events.on('step', this.onStep);
+    this.evm.events.on('beforeMessage', this.onBefore);
+    this.evm.events.on('afterMessage', this.onAfter);
+  }
+
+  detach(): void {
+    this.evm.events.off('step', this.onStep);
+    this.evm.events.off('beforeMessage', this.onBefore);
+    this.evm.events.off('afterMessage', this.onAfter);
+  }
+
+  private before(message: Message): void {
+    const depth = message.depth;
+    const isCreate = message.to === undefined;
+    let kind: CallKind;
+    if (depth === 0) kind = isCreate ? 'CREATE' : 'CALL';
+    else kind = (this.callOp !== undefined ? CALL_KIND_BY_OP[this.callOp] : undefined) ?? (isCreate ? 'CREATE' : message.delegatecall ? 'DELEGATECALL' : 'CALL');
+    this.callOp = undefined;
+    const address = message.to?.bytes;
+    const frame: Frame = {
+      kind,
+      depth,
+      caller: message.caller.bytes,
+      address,
+      codeAddress: isCreate ? undefined : message.codeAddress.bytes,
+      value: message.value,
+      gas: message.gasLimit,
+      input: message.data,
+      isPrecompile: !isCreate && this.evm.getPrecompile(message.codeAddress) !== undefined,
+      steps: 0,
+      lastStep: undefined,
+      output: new Uint8Array(0),
+      gasUsed: 0n,
+      error: undefined,
+      children: [],
+      logs: [],
+      message,
+    };
+    const parent = this.frames[this.frames.length - 1];
+    if (parent === undefined) this.root = frame;
+    else parent.children.push(frame);
+    this.frames.push(frame);
+
+    if (this.structLogs !== undefined) {
+      // rskj's CALL gasCost includes the gas handed to the callee (VM.getMessageCall); CREATE's does not.
+      const parentView = this.views[this.views.length - 1];
+      if (parentView !== undefined && parentView.lastLog >= 0 && (kind === 'CALL' || kind === 'CALLCODE' || kind === 'DELEGATECALL' || kind === 'STATICCALL')) {
+        const callLog = this.structLogs[parentView.lastLog]!;
+        callLog.gasCost += Number(message.gasLimit);
+      }
+      const view: StorageView = { current: {}, size: 0, pending: undefined, lastLog: -1 };
+      if (depth === 0) this.topStorage = view;
+      this.views.push(view);
+    }
+  }
+
+  private after(result: EVMResult): void {
+    const frame = this.frames.pop();
+    const view = this.structLogs !== undefined ? this.views.pop() : undefined;
+    if (frame === undefined) return;
+    const exec = result.execResult;
+    frame.output = exec.returnValue;
+    frame.gasUsed = exec.executionGasUsed;
+    frame.error = exec.exceptionError?.error;
+    if (result.createdAddress !== undefined) frame.address = result.createdAddress.bytes;
+    if (frame.error !== undefined && frame.error !== 'revert' && !POST_EXECUTION_ERRORS.has(frame.error)) {
+      // rskj saves an opcode's gasCost only after it ran: the opcode that threw shows 0.
+      if (view !== undefined && view.lastLog >= 0) this.structLogs![view.lastLog]!.gasCost = 0;
+      // A SELFDESTRUCT that failed (static context, out of gas) destroyed nothing.
+      const last = frame.children[frame.children.length - 1];
+      if (last !== undefined && last.kind === 'SELFDESTRUCT' && frame.lastStep?.opcode === OP_SELFDESTRUCT) frame.children.pop();
+    }
+  }
+
+  private memoryWords(memory: Uint8Array): string[] {
+    const last = this.lastMemory;
+    if (last !== undefined && last.bytes.length === memory.length && Buffer.compare(last.bytes, memory) === 0) return last.words;
+    const words = memoryWords(memory);
+    this.lastMemory = { bytes: memory, words };
+    return words;
+  }
+
+  private word(v: bigint): string {
+    let w = this.words.get(v);
+    if (w === undefined) {
+      if (this.words.size >= WORD_CACHE_ENTRIES) this.words.clear();
+      w = word(v);
+      this.words.set(v, w);
+    }
+    return w;
+  }
+
+  private step(step: InterpreterStep): void {
+    const frame = this.frames[this.frames.length - 1];
+    if (frame === undefined) return;
+    const code = step.opcode.code;
+    const stack = step.stack;
+    const top = stack[stack.length - 1];
+    frame.steps++;
+    const fee = step.opcode.dynamicFee ?? BigInt(step.opcode.fee);
+    frame.lastStep = { opcode: code, pc: step.pc, gasLeft: step.gasLeft, fee, stackLength: stack.length, stackTop: top };
+    this.callOp = CALL_KIND_BY_OP[code] !== undefined ? code : undefined;
+
+    if (code >= OP_LOG0 && code <= OP_LOG4 && stack.length >= 2 + (code - OP_LOG0)) {
+      const offset = Number(stack[stack.length - 1]!);
+      const size = Number(stack[stack.length - 2]!);
+      const topics: Uint8Array[] = [];
+      for (let i = 0; i < code - OP_LOG0; i++) topics.push(wordBytes(stack[stack.length - 3 - i]!));
+      frame.logs.push({ address: step.address.bytes, topics, data: readMemory(step.memory, offset, size), position: frame.children.length, seq: this.logSeq++ });
+    } else if (code === OP_SELFDESTRUCT && top !== undefined) {
+      frame.children.push({ kind: 'SELFDESTRUCT', address: step.address.bytes, beneficiary: wordBytes(top).subarray(12), balance: step.account.balance });
+    }
+
+    const logs = this.structLogs;
+    if (logs === undefined) return;
+    const view = this.views[this.views.length - 1]!;
+    // rskj's DetailedProgramTrace.addOp: the slot touched by the previous opcode is read now.
+    const pending = view.pending;
+    if (pending !== undefined) {
+      const value = pending.stored ?? top ?? 0n;
+      if (value !== 0n) {
+        view.current = { ...view.current, [pending.key]: word(value) };
+      } else {
+        // rskj removes from the map in place: earlier opcodes sharing the map lose the slot too.
+        delete view.current[pending.key];
+      }
+      view.size = Object.keys(view.current).length;
+      view.pending = undefined;
+    }
+    if ((code === OP_SLOAD || code === OP_SSTORE) && top !== undefined) {
+      view.pending = { key: word(top), stored: code === OP_SSTORE ? (stack[stack.length - 2] ?? 0n) : undefined };
+    }
+    // Built in rskj's field order: op, depth, pc, gas, gasCost, memory, stack, storage.
+    const entry = { op: rskOpName(code, frame), depth: step.depth, pc: step.pc, gas: Number(step.gasLeft), gasCost: Number(fee) } as StructLog;
+    const options = this.structLogOptions!;
+    if (options.memory) entry.memory = this.memoryWords(step.memory);
+    if (options.stack) entry.stack = stack.map((v) => this.word(v));
+    if (options.storage) entry.storage = view.current;
+    view.lastLog = logs.length;
+    logs.push(entry);
+  }
+}
+
+function wordBytes(v: bigint): Uint8Array {
+  const out = new Uint8Array(32);
+  let x = v;
+  for (let i = 31; i >= 0 && x > 0n; i--) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+  return out;
+}
+
+/** Memory bytes [offset, offset+size), zero beyond what the step's snapshot holds. */
+function readMemory(memory: Uint8Array, offset: number, size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  if (offset < memory.length) out.set(memory.subarray(offset, Math.min(memory.length, offset + size)));
+  return out;
+}
+
+function memoryWords(memory: Uint8Array): string[] {
+  if (memory.length === 0) return [];
+  const hex = Buffer.from(memory.buffer, memory.byteOffset, memory.byteLength).toString('hex');
+  const words: string[] = [];
+  for (let i = 0; i < hex.length; i += 64) words.push(hex.slice(i, i + 64));
+  return words;
+}
+
+/** RSK's opcode names (OpCode.java): SHA3 and SUICIDE; undefined bytes have no name (null). */
+const RSK_NAME_OVERRIDES: Record<number, string> = { 0x20: 'SHA3', 0xff: 'SUICIDE', 0xa8: 'DUPN', 0xa9: 'SWAPN', 0xaa: 'TXINDEX', 0xfc: 'HEADER' };
+
+function rskOpName(code: number, frame: Frame): string | null {
+  const byte = code === 0xfe ? actualByte(frame) : code;
+  const override = RSK_NAME_OVERRIDES[byte];
+  if (override !== undefined) return override;
+  if (byte === 0xfe || code === 0xfe) return null;
+  return OPCODE_NAMES[byte] ?? null;
+}
+
+/** ethereumjs reports every undefined opcode as 0xfe; the code that ran has the real byte. */
+export function actualByte(frame: Frame): number {
+  const code = frame.message.code;
+  const pc = frame.lastStep?.pc;
+  if (code instanceof Uint8Array && pc !== undefined && pc < code.length) return code[pc]!;
+  return 0xfe;
+}
+
+/** Yellow-paper names of the opcodes RSK defines (OpCode.java), by byte. */
+const OPCODE_NAMES: Record<number, string> = (() => {
+  const names: Record<number, string> = {
+    0x00: 'STOP', 0x01: 'ADD', 0x02: 'MUL', 0x03: 'SUB', 0x04: 'DIV', 0x05: 'SDIV', 0x06: 'MOD', 0x07: 'SMOD',
+    0x08: 'ADDMOD', 0x09: 'MULMOD', 0x0a: 'EXP', 0x0b: 'SIGNEXTEND', 0x10: 'LT', 0x11: 'GT', 0x12: 'SLT', 0x13: 'SGT',
+    0x14: 'EQ', 0x15: 'ISZERO', 0x16: 'AND', 0x17: 'OR', 0x18: 'XOR', 0x19: 'NOT', 0x1a: 'BYTE', 0x1b: 'SHL',
+    0x1c: 'SHR', 0x1d: 'SAR', 0x20: 'SHA3', 0x30: 'ADDRESS', 0x31: 'BALANCE', 0x32: 'ORIGIN', 0x33: 'CALLER',
+    0x34: 'CALLVALUE', 0x35: 'CALLDATALOAD', 0x36: 'CALLDATASIZE', 0x37: 'CALLDATACOPY', 0x38: 'CODESIZE',
+    0x39: 'CODECOPY', 0x3a: 'GASPRICE', 0x3b: 'EXTCODESIZE', 0x3c: 'EXTCODECOPY', 0x3d: 'RETURNDATASIZE',
+    0x3e: 'RETURNDATACOPY', 0x3f: 'EXTCODEHASH', 0x40: 'BLOCKHASH', 0x41: 'COINBASE', 0x42: 'TIMESTAMP',
+    0x43: 'NUMBER', 0x44: 'DIFFICULTY', 0x45: 'GASLIMIT', 0x46: 'CHAINID', 0x47: 'SELFBALANCE', 0x48: 'BASEFEE',
+    0x50: 'POP', 0x51: 'MLOAD', 0x52: 'MSTORE', 0x53: 'MSTORE8', 0x54: 'SLOAD', 0x55: 'SSTORE', 0x56: 'JUMP',
+    0x57: 'JUMPI', 0x58: 'PC', 0x59: 'MSIZE', 0x5a: 'GAS', 0x5b: 'JUMPDEST', 0x5c: 'TLOAD', 0x5d: 'TSTORE',
+    0x5e: 'MCOPY', 0x5f: 'PUSH0', 0xf0: 'CREATE', 0xf1: 'CALL', 0xf2: 'CALLCODE', 0xf3: 'RETURN',
+    0xf4: 'DELEGATECALL', 0xf5: 'CREATE2', 0xfa: 'STATICCALL', 0xfd: 'REVERT', 0xff: 'SUICIDE',
+  };
+  for (let i = 0; i < 32; i++) names[0x60 + i] = `PUSH${i + 1}`;
+  for (let i = 0; i < 16; i++) {
+    names[0x80 + i] = `DUP${i + 1}`;
+    names[0x90 + i] = `SWAP${i + 1}`;
+  }
+  for (let i = 0; i <= 4; i++) names[0xa0 + i] = `LOG${i}`;
+  return names;
+})();
+
+export function opcodeName(byte: number): string | undefined {
+  return OPCODE_NAMES[byte];
+}
+
+/** Operands an opcode pops (for "stack underflow" messages). */
+export function stackInputs(op: number): number {
+  if (op >= 0x80 && op <= 0x8f) return op - 0x7f;
+  if (op >= 0x90 && op <= 0x9f) return op - 0x8e;
+  if (op >= OP_LOG0 && op <= OP_LOG4) return op - OP_LOG0 + 2;
+  return STACK_INPUTS[op] ?? 0;
+}
+
+const STACK_INPUTS: Record<number, number> = {
+  0x01: 2, 0x02: 2, 0x03: 2, 0x04: 2, 0x05: 2, 0x06: 2, 0x07: 2, 0x08: 3, 0x09: 3, 0x0a: 2, 0x0b: 2,
+  0x10: 2, 0x11: 2, 0x12: 2, 0x13: 2, 0x14: 2, 0x15: 1, 0x16: 2, 0x17: 2, 0x18: 2, 0x19: 1, 0x1a: 2, 0x1b: 2,
+  0x1c: 2, 0x1d: 2, 0x20: 2, 0x31: 1, 0x35: 1, 0x37: 3, 0x39: 3, 0x3b: 1, 0x3c: 4, 0x3e: 3, 0x3f: 1, 0x40: 1,
+  0x50: 1, 0x51: 1, 0x52: 2, 0x53: 2, 0x54: 1, 0x55: 2, 0x56: 1, 0x57: 2, 0x5c: 1, 0x5d: 2, 0x5e: 3,
+  0xf0: 3, 0xf1: 7, 0xf2: 7, 0xf3: 2, 0xf4: 6, 0xf5: 4, 0xfa: 6, 0xfd: 2, 0xff: 1,
+};
+
+export const hexQuantity = (v: bigint): string => bigIntToHex(v);

@@ -1,0 +1,130 @@
+/**
+ * Re-executes a block's transactions on its parent's state to trace them, as rskj's
+ * BlockExecutor.traceBlock does. Nothing reaches the state store: the state manager works over a
+ * throwaway OverlayDb (needed: @ethereumjs/statemanager 10 writes SSTOREs straight into the storage
+ * trie even with caches on, see `putStorage`), and one outer checkpoint that is never committed
+ * keeps account changes in its caches, so no trie is rehashed between transactions. The REMASC
+ * transaction that closes every block is not run by the EVM here (block-builder.ts); its trace is
+ * built from the transaction alone.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
+import { Address, type DB, bytesToHex } from '@ethereumjs/util';
+import { runTx } from '@ethereumjs/vm';
+import type { EVM } from '@ethereumjs/evm';
+import { RSK_TX_PARAMS } from '../common.js';
+import type { Execution } from '../execution.js';
+import type { RskHeader } from '../header.js';
+import { Lru } from '../lru.js';
+import { OverlayDb } from '../state-db.js';
+import type { TxRecord } from '../transaction.js';
+import { type StructLogOptions, TxRecorder } from './recorder.js';
+
+/** A block to trace: its header and transactions (REMASC last), and the state it was built on. */
+export interface TraceTarget {
+  header: RskHeader;
+  /** undefined for the pending block, which has no hash yet. */
+  hash: Uint8Array | undefined;
+  transactions: readonly TxRecord[];
+  parentStateRoot: Uint8Array;
+}
+
+export interface TracedTx {
+  index: number;
+  tx: TxRecord;
+  /** undefined for REMASC, which runs no EVM code. */
+  recorder: TxRecorder | undefined;
+  /** Gas the transaction used, as its receipt says (after refunds). */
+  gasUsed: bigint;
+  /** Logs emitted by the block's earlier transactions (block-wide log index of this one's first log). */
+  logIndexStart: number;
+}
+
+export interface ReplayOptions {
+  /** Positions to record; the others only run (to reach the state the recorded ones saw). */
+  record: (index: number) => boolean;
+  /** Struct logs (rskTracer) or only the call tree. */
+  structLogs?: StructLogOptions;
+}
+
+/** `db` holds the state trie nodes (read only: writes go to an overlay dropped afterwards). */
+export async function replayBlock(
+  execution: Execution,
+  db: DB<string, Uint8Array>,
+  target: TraceTarget,
+  options: ReplayOptions,
+): Promise<TracedTx[]> {
+  const { header, transactions } = target;
+  let last = -1;
+  for (let i = 0; i < transactions.length; i++) if (options.record(i)) last = i;
+  const traced: TracedTx[] = [];
+  if (last < 0) return traced;
+
+  const state = execution.stateManager(new OverlayDb(db), target.parentStateRoot);
+  // Never committed: see the file comment.
+  await state.checkpoint();
+  const vm = await execution.vm(state);
+  const evm = vm.evm as EVM;
+  let gasUsed = 0n;
+  let logIndex = 0;
+  for (let i = 0; i <= last; i++) {
+    const record = transactions[i]!;
+    const wanted = options.record(i);
+    if (record.isRemasc) {
+      if (wanted) traced.push({ index: i, tx: record, recorder: undefined, gasUsed: 0n, logIndexStart: logIndex });
+      continue;
+    }
+    const recorder = wanted ? new TxRecorder(evm, options.structLogs) : undefined;
+    recorder?.attach();
+    let result;
+    try {
+      result = await runTx(vm, {
+        tx: legacyTx(execution, record),
+        block: execution.contextBlock({
+          number: header.number,
+          timestamp: header.timestamp,
+          difficulty: header.difficulty,
+          gasLimit: header.gasLimit,
+          minimumGasPrice: header.minimumGasPrice,
+          miner: header.coinbase,
+          gasUsed,
+        }),
+        blockGasUsed: gasUsed,
+        skipHardForkValidation: true,
+      });
+    } finally {
+      recorder?.detach();
+    }
+    if (wanted) traced.push({ index: i, tx: record, recorder, gasUsed: result.totalGasSpent, logIndexStart: logIndex });
+    gasUsed += result.totalGasSpent;
+    logIndex += result.execResult.logs?.length ?? 0;
+  }
+  return traced;
+}
+
+/**
+ * The stored transaction as ethereumjs runs it. The sender comes from the block (stored beside the
+ * RLP), not from signature recovery: that is faster, and impersonated transactions carry no real
+ * signature (impersonation.ts).
+ */
+function legacyTx(execution: Execution, record: TxRecord) {
+  const key = bytesToHex(record.hash);
+  const cached = txCache.get(key);
+  if (cached !== undefined && cached.common === execution.common) return cached.tx;
+  const tx = createLegacyTxFromBytesArray(RLP.decode(record.raw) as Uint8Array[], {
+    common: execution.common,
+    params: RSK_TX_PARAMS,
+    freeze: false,
+  });
+  const sender = new Address(record.from);
+  tx.getSenderAddress = () => sender;
+  txCache.set(key, { tx, common: execution.common });
+  return tx;
+}
+
+/**
+ * Transactions already rebuilt, by hash. TODO(perf): each LegacyTx copies its Common and re-merges
+ * the RSK parameters (about 1 ms a transaction); tracing the same block again skips that.
+ */
+const TX_CACHE_ENTRIES = 4096;
+const txCache = new Lru<string, { tx: LegacyTx; common: Execution['common'] }>(TX_CACHE_ENTRIES);

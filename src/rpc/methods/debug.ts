@@ -1,0 +1,127 @@
+/**
+ * debug_* (reference 10.5): rskj's struct-log tracer ("rskTracer", the default) and callTracer
+ * (geth's shape) over re-executed blocks, and debug_wireProtocolQueueSize. Unknown transactions
+ * and blocks answer null.
+ */
+import { bytesToHex } from '@ethereumjs/util';
+import type { StructLogOptions } from '../../chain/tracing/recorder.js';
+import { callTrace } from '../../chain/tracing/call-tracer.js';
+import { structLogTrace } from '../../chain/tracing/struct-log.js';
+import type { TraceTarget, TracedTx } from '../../chain/tracing/replay.js';
+import { blockTarget, pendingTarget, trace } from '../../chain/tracing/tracer.js';
+import { type RpcContext, method } from '../context.js';
+import { InvalidParams } from '../errors.js';
+import { blockSelector, hash32, makeDecoder, params } from '../params.js';
+import { resolveBlock } from '../resolve.js';
+
+type TracerType = 'rskTracer' | 'callTracer';
+
+export interface DebugTraceOptions {
+  tracer: TracerType;
+  structLogs: StructLogOptions;
+  onlyTopCall: boolean;
+  withLog: boolean;
+}
+
+/** rskj's message queue is the peer network's; this node has no peers. */
+const WIRE_PROTOCOL_QUEUE_SIZE = '0x0';
+
+const TRACERS: Record<string, TracerType> = { rsktracer: 'rskTracer', calltracer: 'callTracer' };
+const DISABLE_OPTIONS: Record<string, keyof StructLogOptions> = { disablememory: 'memory', disablestack: 'stack', disablestorage: 'storage' };
+
+/** Jackson's JsonNode.asText(), which rskj's option parser reads every value through. */
+function asText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean' || typeof v === 'number') return String(v);
+  if (v === null) return 'null';
+  return '';
+}
+
+/** Java's Boolean.parseBoolean. */
+const parseBoolean = (v: unknown): boolean => asText(v).toLowerCase() === 'true';
+
+/**
+ * rskj's DebugTracerParam: `tracer` (case-insensitive "rskTracer" | "callTracer"), `tracerConfig`
+ * whose members count as options, and the options themselves: onlyTopCall, withLog, and
+ * disableStack / disableMemory / disableStorage (case-insensitive); unknown options are ignored.
+ */
+export function parseTraceOptions(raw: unknown): DebugTraceOptions {
+  const options: DebugTraceOptions = { tracer: 'rskTracer', structLogs: { memory: true, stack: true, storage: true }, onlyTopCall: false, withLog: false };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return options;
+  const add = (key: string, value: unknown) => {
+    if (key === 'onlyTopCall') options.onlyTopCall = parseBoolean(value);
+    else if (key === 'withLog') options.withLog = parseBoolean(value);
+    else {
+      const field = DISABLE_OPTIONS[key.toLowerCase()];
+      if (field !== undefined && parseBoolean(value)) options.structLogs[field] = false;
+    }
+  };
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key.toLowerCase() === 'tracerconfig') {
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) for (const [k, v] of Object.entries(value)) add(k, v);
+    } else if (key.toLowerCase() === 'tracer') {
+      const tracer = TRACERS[asText(value).toLowerCase()];
+      if (tracer === undefined) throw new InvalidParams(`Invalid tracer type: ${asText(value)}`);
+      options.tracer = tracer;
+    } else {
+      add(key, value);
+    }
+  }
+  return options;
+}
+
+const traceOptions = makeDecoder('options', (v) => parseTraceOptions(v)).orDefault(parseTraceOptions(undefined));
+const txHash = hash32.as('transactionHash');
+const blockHash = hash32.as('blockHash');
+
+function replayOptions(options: DebugTraceOptions, record: (i: number) => boolean) {
+  return { record, structLogs: options.tracer === 'rskTracer' ? options.structLogs : undefined };
+}
+
+function format(traced: TracedTx, options: DebugTraceOptions): unknown {
+  return options.tracer === 'rskTracer' ? structLogTrace(traced) : callTrace(traced, options);
+}
+
+async function traceBlockWith(ctx: RpcContext, target: TraceTarget | undefined, options: DebugTraceOptions): Promise<unknown[]> {
+  if (target === undefined) return [];
+  const traced = await trace(ctx.chain, target, replayOptions(options, () => true));
+  if (options.tracer === 'rskTracer') return traced.map((t) => structLogTrace(t));
+  return traced.map((t) => ({ txHash: bytesToHex(t.tx.hash), result: callTrace(t, options) }));
+}
+
+export const debugMethods = [
+  method('debug_wireProtocolQueueSize', 'Peer message queue size: always 0x0 (no peers).', params([]), () => WIRE_PROTOCOL_QUEUE_SIZE),
+  method(
+    'debug_traceTransaction',
+    'Re-executes a mined transaction on its parent state: rskTracer struct logs (default) or callTracer; null if unknown.',
+    params([txHash, traceOptions]),
+    async (ctx, [hash, options]) => {
+      const found = await ctx.chain.transaction(hash);
+      if (found === undefined) return null;
+      const target = await blockTarget(ctx.chain, found.block);
+      if (target === undefined) return null;
+      const [traced] = await trace(ctx.chain, target, replayOptions(options, (i) => i === found.index));
+      return traced === undefined ? null : format(traced, options);
+    },
+  ),
+  method(
+    'debug_traceBlockByHash',
+    "Traces every transaction of a block (REMASC included); callTracer gives [{txHash, result}]; null if unknown.",
+    params([blockHash, traceOptions]),
+    async (ctx, [hash, options]) => {
+      const block = await ctx.chain.blockByHash(hash);
+      return block === undefined ? null : traceBlockWith(ctx, await blockTarget(ctx.chain, block), options);
+    },
+  ),
+  method(
+    'debug_traceBlockByNumber',
+    'Traces every transaction of a block by number or tag (pending included); null if unknown.',
+    params([blockSelector.as('block'), traceOptions]),
+    async (ctx, [selector, options]) => {
+      const resolved = await resolveBlock(ctx.chain, selector);
+      if (resolved === undefined) return null;
+      const target = resolved.pending ? pendingTarget(ctx.chain, resolved.view) : await blockTarget(ctx.chain, resolved.block);
+      return traceBlockWith(ctx, target, options);
+    },
+  ),
+];
