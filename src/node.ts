@@ -212,6 +212,8 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         await Promise.all([...servers].map(closeServer));
         servers.clear();
         await Promise.all(NETWORKS.map((n) => chains[n].close()));
+        // Both chains share one wallet: forget its unlocked keys with them.
+        chains.testnet.wallet.close();
         await gateway.close();
       })();
       return closed;

@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, type DB, KECCAK256_RLP, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP, bytesToHex, concatBytes, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { MINER_ACCOUNT, type NodeAccount } from './accounts.js';
 import { NodeWallet, lockedHint } from './wallet.js';
@@ -30,6 +30,7 @@ import { OverlayDb } from './state-db.js';
 import { Snapshots } from './snapshots.js';
 import { impersonatedTransaction } from './impersonation.js';
 import { ChainStore } from './store.js';
+import { irregularStateMeta } from './store-keys.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
 import { decodeRawTransaction, firstLine } from './tx-decode.js';
 import { MAX_INITCODE_SIZE, validatePoolTransaction } from './tx-validation.js';
@@ -105,6 +106,13 @@ export class Chain {
   private viewVersion = 0;
   /** Latest state when test-control methods changed the head's state (setBalance...); cleared by the next block. */
   private stateOverride: Uint8Array | undefined;
+  /**
+   * Block hash (hex) → the state root a later block was built on, for blocks whose state test
+   * control changed before they stopped being the head (Hardhat's "irregular states"): historical
+   * reads, proofs and traces then see the state that really was there. Persisted with the block
+   * built on it; one entry per such block, dropped with the block.
+   */
+  private irregularRoots = new Map<string, Uint8Array>();
   private readonly snapshots = new Snapshots();
   private readonly impersonated = new Set<string>();
   private automine = true;
@@ -167,7 +175,19 @@ export class Chain {
   /** The state root reads of `block` use: the head's may be overridden by test-control methods. */
   stateRootOf(block: RskBlock): Uint8Array {
     // By hash: the same block may be a different object once it has left the block cache.
-    return this.stateOverride !== undefined && equalsBytes(block.hash, this.headBlock.hash) ? this.stateOverride : block.header.stateRoot;
+    if (this.stateOverride !== undefined && equalsBytes(block.hash, this.headBlock.hash)) return this.stateOverride;
+    return this.irregularRoots.size === 0 ? block.header.stateRoot : (this.irregularRoots.get(bytesToHex(block.hash)) ?? block.header.stateRoot);
+  }
+
+  /** The meta record that keeps the head's changed state once a block is built on it. */
+  private irregularRecord(parent: RskBlock): { name: string; value: Uint8Array } | undefined {
+    return this.stateOverride === undefined ? undefined : { name: irregularStateMeta(parent.hash), value: this.stateOverride };
+  }
+
+  /** After a block was committed on `parent`: its changed state, if any, becomes history. */
+  private settleParentState(parent: RskBlock): void {
+    if (this.stateOverride !== undefined) this.irregularRoots.set(bytesToHex(parent.hash), this.stateOverride);
+    this.stateOverride = undefined;
   }
 
   /** Where reads at `block` run. */
@@ -406,7 +426,9 @@ export class Chain {
       throw new ChainError('invalidArgument', `at most ${MAX_BLOCKS_PER_MINE} blocks per call; call again for more`);
     }
     await this.serialize(async () => {
-      const last = maxBigInt(this.clock(this.nowSeconds()), this.headBlock.header.timestamp + 1n) + count * interval;
+      // Checked before the first block, so a refused call mines nothing.
+      const first = this.nextTimestamp ?? maxBigInt(this.clock(this.nowSeconds()), this.headBlock.header.timestamp + 1n);
+      const last = first + (count > 0n ? count - 1n : 0n) * interval;
       if (last > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(last));
       for (let i = 0n; i < count; i++) {
         await this.mineLocked(i === 0n ? undefined : this.headBlock.header.timestamp + interval);
@@ -429,7 +451,7 @@ export class Chain {
       built = await buildBlock(this.execution, miner, parent, this.template(parent, now, timestamp), candidates);
       block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
       receipts = blockReceipts(block, built.receipts);
-      await this.store.commitBlock(block, receipts);
+      await this.store.commitBlock(block, receipts, this.irregularRecord(parent));
     } catch (err) {
       this.miner = undefined;
       this.store.stateDb.discardPending();
@@ -443,7 +465,7 @@ export class Chain {
     for (const { entry } of built.invalid) this.pool.remove(entry);
     this.viewVersion++;
     this.headBlock = block;
-    this.stateOverride = undefined;
+    this.settleParentState(parent);
     if (timeTravel) this.clockOffset = block.header.timestamp - now;
     this.timeOffset = 0n;
     this.nextTimestamp = undefined;
@@ -503,12 +525,14 @@ export class Chain {
     const parent = this.headBlock;
     const candidates = await this.poolCandidates(parent);
     const db = new OverlayDb(this.store.stateDb);
-    const stateManager = this.execution.stateManager(db, this.stateRootOf(parent));
+    const parentStateRoot = this.stateRootOf(parent);
+    const stateManager = this.execution.stateManager(db, parentStateRoot);
     const executor = { stateManager, vm: await this.execution.vm(stateManager) };
     const built = await buildBlock(this.execution, executor, parent, this.template(parent, this.nowSeconds()), candidates);
     return {
       ...built,
       db,
+      parentStateRoot,
       hashForMergedMining: baseHashForMergedMining(built.header),
       size: blockRlpLength(built.header, built.transactions),
       totalDifficulty: parent.totalDifficulty + built.header.difficulty,
@@ -541,7 +565,7 @@ export class Chain {
       return this.works.register({
         view,
         hashForMergedMining: await hashForMergedMining(view.header, (n) => this.blockByNumber(n)),
-        parentStateRoot: this.stateRootOf(this.headBlock),
+        parentStateRoot: view.parentStateRoot,
         timeOffset: this.timeOffset,
         nextTimestamp: this.nextTimestamp,
         handedOutAt: this.now(),
@@ -569,7 +593,7 @@ export class Chain {
       try {
         // The pending block's state nodes join the block's atomic commit, as the miner's would.
         await this.store.stateDb.batch([...view.db.written()].map(([key, value]) => ({ type: 'put' as const, key, value })));
-        await this.store.commitBlock(block, receipts);
+        await this.store.commitBlock(block, receipts, this.irregularRecord(this.headBlock));
       } catch (err) {
         this.store.stateDb.discardPending();
         throw err;
@@ -581,8 +605,8 @@ export class Chain {
       }
       for (const { entry } of view.invalid) if (this.pool.get(entry.record.hash) === entry) this.pool.remove(entry);
       this.viewVersion++;
+      this.settleParentState(this.headBlock);
       this.headBlock = block;
-      this.stateOverride = undefined;
       if (work.timeOffset === this.timeOffset && work.nextTimestamp === this.nextTimestamp && (work.timeOffset !== 0n || work.nextTimestamp !== undefined)) {
         this.clockOffset = block.header.timestamp - now;
         this.timeOffset = 0n;
@@ -703,6 +727,8 @@ export class Chain {
       name: OVERRIDE_META,
       value: override && overrideRecord(target, override),
     });
+    for (const { block } of removed) this.irregularRoots.delete(bytesToHex(block.hash));
+    this.irregularRoots.delete(bytesToHex(target.hash));
     this.headBlock = target;
     this.stateOverride = override;
     this.headRunner = undefined;
@@ -778,6 +804,7 @@ export class Chain {
       if (head === undefined) throw new Error(`chain data is damaged: head block ${headNumber} is missing`);
       this.headBlock = head;
     }
+    this.irregularRoots = await this.store.irregularStates();
     const override = await this.store.getMeta(OVERRIDE_META);
     if (override !== undefined && equalsBytes(override.subarray(0, 32), this.headBlock.hash)) this.stateOverride = override.slice(32);
     const genesis = (await this.store.getBlock(0n))!;
@@ -849,6 +876,8 @@ export type MergedMiningImport =
 export interface PendingView extends BuiltBlock {
   /** Overlay holding the pending block's state. */
   db: DB<string, Uint8Array>;
+  /** The state the pending block was built on (the head's, when it was built). */
+  parentStateRoot: Uint8Array;
   hashForMergedMining: Uint8Array;
   size: number;
   totalDifficulty: bigint;

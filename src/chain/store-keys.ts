@@ -1,6 +1,6 @@
 /** Key layout of a network's LevelDB: one prefix byte per record kind, then a fixed-size id. */
 import type { AbstractLevel } from 'abstract-level';
-import { concatBytes } from '@ethereumjs/util';
+import { bytesToHex, concatBytes } from '@ethereumjs/util';
 
 export type Kv = AbstractLevel<string | Buffer | Uint8Array, Uint8Array, Uint8Array>;
 
@@ -37,6 +37,13 @@ export const hashToNumberKey = (hash: Uint8Array) => prefixed(HASH_TO_NUMBER, ha
 export const txLocationKey = (hash: Uint8Array) => prefixed(TX_LOCATION, hash);
 export const stateNodeKey = (key: Uint8Array) => prefixed(STATE_NODE, key);
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
+/**
+ * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before
+ * the next block was mined on it: the state root readers of that block use. Keyed by block hash,
+ * so a record can never apply to another block at the same height.
+ */
+export const IRREGULAR_STATE_PREFIX = 'irregular-state:';
+export const irregularStateMeta = (blockHash: Uint8Array) => `${IRREGULAR_STATE_PREFIX}${bytesToHex(blockHash)}`;
 
 /** Log index postings (log-index.ts): the key ends with the block number, so a prefix scan is a block range. */
 export const logAddressPrefix = (address: Uint8Array) => prefixed(LOG_ADDRESS, address);

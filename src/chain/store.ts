@@ -18,6 +18,8 @@ import {
   encodeNumber,
   hashToNumberKey,
   headKey,
+  IRREGULAR_STATE_PREFIX,
+  irregularStateMeta,
   metaKey,
   receiptsKey,
   txLocationKey,
@@ -100,8 +102,11 @@ export class ChainStore {
     await this.kv.put(metaKey(name), value);
   }
 
-  /** Stores a block as the new head, with its receipts, indexes and buffered state, atomically. */
-  async commitBlock(block: RskBlock, receipts: BlockReceipts): Promise<void> {
+  /**
+   * Stores a block as the new head, with its receipts, indexes, buffered state and an optional meta
+   * record (the parent's irregular state root), atomically.
+   */
+  async commitBlock(block: RskBlock, receipts: BlockReceipts, meta?: { name: string; value: Uint8Array }): Promise<void> {
     const number = block.header.number;
     const state = this.stateDb.takePending();
     const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
@@ -115,6 +120,7 @@ export class ChainStore {
       ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
     });
     for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+    if (meta !== undefined) ops.push({ type: 'put', key: metaKey(meta.name), value: meta.value });
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     await this.kv.batch(ops);
     state.committed();
@@ -143,6 +149,17 @@ export class ChainStore {
     return found.filter((r): r is BlockReceipts => r !== undefined);
   }
 
+  /** Block hash (hex) → state root, for every block with an irregular state record. */
+  async irregularStates(): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    const prefix = metaKey(IRREGULAR_STATE_PREFIX);
+    // Block hashes are 0x + hex digits, all below '~' in UTF-8.
+    for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: metaKey(`${IRREGULAR_STATE_PREFIX}~`) })) {
+      found.set(new TextDecoder().decode(key.subarray(prefix.length)), value);
+    }
+    return found;
+  }
+
   /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
   async commitState(metaName: string, metaValue: Uint8Array): Promise<void> {
     const state = this.stateDb.takePending();
@@ -153,8 +170,9 @@ export class ChainStore {
   }
 
   /**
-   * Makes `number` the head and deletes every block above it with its receipts and indexes, in
-   * one batch (with an optional meta record). State nodes stay: they are shared by content hash.
+   * Makes `number` the head and deletes every block above it with its receipts, indexes and
+   * irregular state records, in one batch (with an optional meta record). State nodes stay: they
+   * are shared by content hash.
    */
   async truncateAbove(
     number: bigint,
@@ -163,6 +181,9 @@ export class ChainStore {
   ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
     const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
     const ops: BatchOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    // The new head's state is the caller's (its override meta); no irregular record applies to it.
+    const head = await this.getBlock(number);
+    if (head !== undefined) ops.push({ type: 'del', key: metaKey(irregularStateMeta(head.hash)) });
     if (meta !== undefined) {
       ops.push(meta.value === undefined ? { type: 'del', key: metaKey(meta.name) } : { type: 'put', key: metaKey(meta.name), value: meta.value });
     }
@@ -172,6 +193,7 @@ export class ChainStore {
       const receipts = (await this.getReceipts(n))!;
       removed.push({ block, receipts });
       ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: receiptsKey(n) }, { type: 'del', key: hashToNumberKey(block.hash) });
+      ops.push({ type: 'del', key: metaKey(irregularStateMeta(block.hash)) });
       for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
       for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
     }

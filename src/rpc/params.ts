@@ -219,8 +219,24 @@ const HEX_NUMBER_RE = /^0[xX][0-9a-fA-F]+$/;
 const DECIMAL_RE = /^[0-9]+$/;
 
 function badIdentifier(v: unknown): ParamError {
-  const shown = typeof v === 'string' ? v : JSON.stringify(v);
-  return new ParamError(`Invalid block identifier '${shown}'`);
+  return new ParamError(`Invalid block identifier '${typeof v === 'string' ? v : shown(v)}'`);
+}
+
+const SHOWN_CHARS = 80;
+
+/**
+ * A JSON value as a message shows it: at most SHOWN_CHARS characters. Params nested thousands of
+ * levels deep overflow JSON.stringify's stack; they are shown by type.
+ */
+export function shown(v: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(v);
+  } catch {
+    return describe(v);
+  }
+  if (text === undefined) return describe(v);
+  return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}...` : text;
 }
 
 /**

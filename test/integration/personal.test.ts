@@ -143,7 +143,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
   it('personal_sendTransaction opens the keystore with the passphrase (even locked, as rskj); a wrong one is refused', async () => {
     const tx = { from: created, to: COW1.address, value: '0x2' };
     const nonce = await call(url, 'eth_getTransactionCount', [created, 'latest']);
-    expect(await rpcError(url, 'personal_sendTransaction', [tx, 'wrong password'])).toEqual({ code: -32603, message: WRONG_PASSWORD });
+    expect(await rpcError(url, 'personal_sendTransaction', [tx, 'wrong password'])).toEqual({ code: -32602, message: WRONG_PASSWORD });
     expect(await call(url, 'eth_getTransactionCount', [created, 'latest'])).toBe(nonce);
 
     const hash: string = await call(url, 'personal_sendTransaction', [tx, password]);
@@ -164,7 +164,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
   });
 
   it('personal_unlockAccount: wrong password refused; no keystore (cow, unknown) answers false', async () => {
-    expect(await rpcError(url, 'personal_unlockAccount', [created, 'wrong password', '0x3e8'])).toEqual({ code: -32603, message: WRONG_PASSWORD });
+    expect(await rpcError(url, 'personal_unlockAccount', [created, 'wrong password', '0x3e8'])).toEqual({ code: -32602, message: WRONG_PASSWORD });
     expect((await rpcError(url, 'eth_sign', [created, MESSAGE_HEX])).code).toBe(-32602);
     expect(await call(url, 'personal_unlockAccount', [COW.address, 'anything'])).toBe(false);
     expect(await call(url, 'personal_unlockAccount', [Wallet.createRandom().address.toLowerCase(), 'anything', '0x3e8'])).toBe(false);
@@ -264,7 +264,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
     await call(url, 'personal_lockAccount', [wallet.address]);
     const signature: string = await call(url, 'personal_sign', [MESSAGE_HEX, wallet.address, 'sign-pass']);
     expect(signature).toBe(await wallet.signMessage('hello'));
-    expect(await rpcError(url, 'personal_sign', [MESSAGE_HEX, wallet.address, 'nope'])).toEqual({ code: -32603, message: WRONG_PASSWORD });
+    expect(await rpcError(url, 'personal_sign', [MESSAGE_HEX, wallet.address, 'nope'])).toEqual({ code: -32602, message: WRONG_PASSWORD });
     // A cow account has no keystore: its unlocked key signs whatever the passphrase.
     expect(verifyMessage('hello', await call(url, 'personal_sign', [MESSAGE_HEX, COW.address, ''])).toLowerCase()).toBe(COW.address);
   });

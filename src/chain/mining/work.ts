@@ -14,6 +14,9 @@ export const WORK_CACHE_SIZE = 20;
 export const WORK_REFRESH_MS = 60_000;
 /** rskj RskMiningConstants.NOTIFY_FEES_PERCENTAGE_INCREASE: same parent, fees up more than this → notify. */
 const NOTIFY_FEES_PERCENTAGE_INCREASE = 10n;
+/** Miners whose eth_submitHashrate reports are kept (random ids would otherwise grow the map forever). */
+export const MAX_HASHRATE_REPORTERS = 256;
+
 /**
  * How long an eth_submitHashrate report counts towards eth_hashrate. geth keeps remote reports for
  * 10 s of a miner that reports every few seconds; a minute tolerates slow reporters on a devnode.
@@ -100,7 +103,11 @@ export class WorkBook {
 
   /** eth_submitHashrate: the latest rate a miner (by its id) reported. */
   reportHashrate(id: Uint8Array, rate: bigint, now: number): void {
-    this.hashrates.set(bytesToHex(id), { rate, at: now });
+    const key = bytesToHex(id);
+    // Every new id is an entry: keep at most MAX_HASHRATE_REPORTERS, dropping the oldest report.
+    this.hashrates.delete(key);
+    if (this.hashrates.size >= MAX_HASHRATE_REPORTERS) this.hashrates.delete(this.hashrates.keys().next().value!);
+    this.hashrates.set(key, { rate, at: now });
   }
 
   /** Sum of the rates reported within HASHRATE_REPORT_TTL_MS; older reports are dropped. */

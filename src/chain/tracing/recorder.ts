@@ -60,6 +60,12 @@ export interface Frame {
   error: string | undefined;
   children: Array<Frame | SelfDestructRecord>;
   logs: TraceLog[];
+  /**
+   * The frame's last LOG, whose data is read once the LOG has run: the step event fires before
+   * the opcode is charged, so its memory range may not exist yet (a LOG of 4 GiB that runs out of
+   * gas must not make the tracer allocate 4 GiB).
+   */
+  unreadLog: { log: TraceLog; offset: number; size: number } | undefined;
   /** The ethereumjs message, kept to read the code that ran (invalid-opcode messages). */
   message: Message;
 }
@@ -81,6 +87,24 @@ export interface StructLogOptions {
   memory: boolean;
   stack: boolean;
   storage: boolean;
+  /** Shared by every transaction of one request; see StructLogBudget. */
+  budget?: StructLogBudget;
+}
+
+/**
+ * Struct logs grow with every step (a loop at the block gas limit makes millions), and their JSON
+ * repeats memory, stack and storage per step. One request may build at most this much (estimated
+ * JSON bytes); past it the recorder stops and the request is refused. V8's largest string is about
+ * 512 MiB, and one trace must not hold the process's memory hostage.
+ */
+export const MAX_STRUCT_LOG_BYTES = 128 * 1024 * 1024;
+/** Estimated JSON bytes of one struct log without memory, stack and storage, and of one word in them. */
+const STRUCT_LOG_ENTRY_BYTES = 100;
+const STRUCT_LOG_WORD_BYTES = 67;
+
+export class StructLogBudget {
+  bytesLeft = MAX_STRUCT_LOG_BYTES;
+  exhausted = false;
 }
 
 /** Per-frame state of rskj's DetailedProgramTrace storage view. */
@@ -93,6 +117,7 @@ export interface StorageView {
   lastLog: number;
 }
 
+const EMPTY = new Uint8Array(0);
 const OP_CALL = 0xf1;
 const OP_CALLCODE = 0xf2;
 const OP_DELEGATECALL = 0xf4;
@@ -183,6 +208,7 @@ export class TxRecorder {
       error: undefined,
       children: [],
       logs: [],
+      unreadLog: undefined,
       message,
     };
     const parent = this.frames[this.frames.length - 1];
@@ -211,6 +237,12 @@ export class TxRecorder {
     frame.output = exec.returnValue;
     frame.gasUsed = exec.executionGasUsed;
     frame.error = exec.exceptionError?.error;
+    if (frame.unreadLog !== undefined) {
+      // The LOG was the frame's last opcode: on success its data is the last log the EVM kept.
+      const kept = exec.logs?.[exec.logs.length - 1];
+      if (frame.error === undefined && kept !== undefined) frame.unreadLog.log.data = kept[2];
+      frame.unreadLog = undefined;
+    }
     if (result.createdAddress !== undefined) frame.address = result.createdAddress.bytes;
     if (frame.error !== undefined && frame.error !== 'revert' && !POST_EXECUTION_ERRORS.has(frame.error)) {
       // rskj saves an opcode's gasCost only after it ran: the opcode that threw shows 0.
@@ -245,6 +277,12 @@ export class TxRecorder {
     const code = step.opcode.code;
     const stack = step.stack;
     const top = stack[stack.length - 1];
+    if (frame.unreadLog !== undefined) {
+      // The frame went on, so its LOG ran and its memory covers the range.
+      const { log, offset, size } = frame.unreadLog;
+      log.data = readMemory(step.memory, offset, size);
+      frame.unreadLog = undefined;
+    }
     frame.steps++;
     const fee = step.opcode.dynamicFee ?? BigInt(step.opcode.fee);
     frame.lastStep = { opcode: code, pc: step.pc, gasLeft: step.gasLeft, fee, stackLength: stack.length, stackTop: top };
@@ -255,7 +293,9 @@ export class TxRecorder {
       const size = Number(stack[stack.length - 2]!);
       const topics: Uint8Array[] = [];
       for (let i = 0; i < code - OP_LOG0; i++) topics.push(wordBytes(stack[stack.length - 3 - i]!));
-      frame.logs.push({ address: step.address.bytes, topics, data: readMemory(step.memory, offset, size), position: frame.children.length, seq: this.logSeq++ });
+      const log = { address: step.address.bytes, topics, data: EMPTY, position: frame.children.length, seq: this.logSeq++ };
+      frame.logs.push(log);
+      frame.unreadLog = { log, offset, size };
     } else if (code === OP_SELFDESTRUCT && top !== undefined) {
       frame.children.push({ kind: 'SELFDESTRUCT', address: step.address.bytes, beneficiary: wordBytes(top).subarray(12), balance: step.account.balance });
     }
@@ -279,9 +319,19 @@ export class TxRecorder {
     if ((code === OP_SLOAD || code === OP_SSTORE) && top !== undefined) {
       view.pending = { key: word(top), stored: code === OP_SSTORE ? (stack[stack.length - 2] ?? 0n) : undefined };
     }
+    const options = this.structLogOptions!;
+    const budget = options.budget;
+    if (budget !== undefined) {
+      if (budget.exhausted) return;
+      const words = (options.memory ? step.memory.length / 32 : 0) + (options.stack ? stack.length : 0) + (options.storage ? 2 * view.size : 0);
+      budget.bytesLeft -= STRUCT_LOG_ENTRY_BYTES + STRUCT_LOG_WORD_BYTES * words;
+      if (budget.bytesLeft < 0) {
+        budget.exhausted = true;
+        return;
+      }
+    }
     // Built in rskj's field order: op, depth, pc, gas, gasCost, memory, stack, storage.
     const entry = { op: rskOpName(code, frame), depth: step.depth, pc: step.pc, gas: Number(step.gasLeft), gasCost: Number(fee) } as StructLog;
-    const options = this.structLogOptions!;
     if (options.memory) entry.memory = this.memoryWords(step.memory);
     if (options.stack) entry.stack = stack.map((v) => this.word(v));
     if (options.storage) entry.storage = view.current;

@@ -16,8 +16,8 @@ export async function blockTarget(chain: Chain, block: RskBlock): Promise<TraceT
 }
 
 /** The pending block, built on the head's latest state. */
-export function pendingTarget(chain: Chain, view: PendingView): TraceTarget {
-  return { header: view.header, hash: undefined, transactions: view.transactions, parentStateRoot: chain.stateRootOf(chain.head) };
+export function pendingTarget(view: PendingView): TraceTarget {
+  return { header: view.header, hash: undefined, transactions: view.transactions, parentStateRoot: view.parentStateRoot };
 }
 
 export async function trace(chain: Chain, target: TraceTarget, options: ReplayOptions): Promise<TracedTx[]> {

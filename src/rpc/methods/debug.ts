@@ -4,13 +4,13 @@
  * and blocks answer null.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { StructLogOptions } from '../../chain/tracing/recorder.js';
+import { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from '../../chain/tracing/recorder.js';
 import { callTrace } from '../../chain/tracing/call-tracer.js';
 import { structLogTrace } from '../../chain/tracing/struct-log.js';
 import type { TraceTarget, TracedTx } from '../../chain/tracing/replay.js';
 import { blockTarget, pendingTarget, trace } from '../../chain/tracing/tracer.js';
 import { type RpcContext, method } from '../context.js';
-import { InvalidParams } from '../errors.js';
+import { ErrorCode, InvalidParams, RpcError } from '../errors.js';
 import { blockSelector, hash32, makeDecoder, params } from '../params.js';
 import { resolveBlock } from '../resolve.js';
 
@@ -27,7 +27,7 @@ export interface DebugTraceOptions {
 const WIRE_PROTOCOL_QUEUE_SIZE = '0x0';
 
 const TRACERS: Record<string, TracerType> = { rsktracer: 'rskTracer', calltracer: 'callTracer' };
-const DISABLE_OPTIONS: Record<string, keyof StructLogOptions> = { disablememory: 'memory', disablestack: 'stack', disablestorage: 'storage' };
+const DISABLE_OPTIONS: Record<string, 'memory' | 'stack' | 'storage'> = { disablememory: 'memory', disablestack: 'stack', disablestorage: 'storage' };
 
 /** Jackson's JsonNode.asText(), which rskj's option parser reads every value through. */
 function asText(v: unknown): string {
@@ -74,8 +74,18 @@ const traceOptions = makeDecoder('options', (v) => parseTraceOptions(v)).orDefau
 const txHash = hash32.as('transactionHash');
 const blockHash = hash32.as('blockHash');
 
-function replayOptions(options: DebugTraceOptions, record: (i: number) => boolean) {
-  return { record, structLogs: options.tracer === 'rskTracer' ? options.structLogs : undefined };
+/** Replays `target` recording the positions `record` picks; refuses struct logs past their budget. */
+async function traceWith(ctx: RpcContext, target: TraceTarget, options: DebugTraceOptions, record: (i: number) => boolean): Promise<TracedTx[]> {
+  const budget = new StructLogBudget();
+  const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
+  const traced = await trace(ctx.chain, target, { record, structLogs });
+  if (budget.exhausted) {
+    throw new RpcError(
+      ErrorCode.ResourceLimit,
+      `the struct-log trace would exceed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB: trace with disableMemory, disableStack or disableStorage, or with { "tracer": "callTracer" }`,
+    );
+  }
+  return traced;
 }
 
 function format(traced: TracedTx, options: DebugTraceOptions): unknown {
@@ -84,7 +94,7 @@ function format(traced: TracedTx, options: DebugTraceOptions): unknown {
 
 async function traceBlockWith(ctx: RpcContext, target: TraceTarget | undefined, options: DebugTraceOptions): Promise<unknown[]> {
   if (target === undefined) return [];
-  const traced = await trace(ctx.chain, target, replayOptions(options, () => true));
+  const traced = await traceWith(ctx, target, options, () => true);
   if (options.tracer === 'rskTracer') return traced.map((t) => structLogTrace(t));
   return traced.map((t) => ({ txHash: bytesToHex(t.tx.hash), result: callTrace(t, options) }));
 }
@@ -100,7 +110,7 @@ export const debugMethods = [
       if (found === undefined) return null;
       const target = await blockTarget(ctx.chain, found.block);
       if (target === undefined) return null;
-      const [traced] = await trace(ctx.chain, target, replayOptions(options, (i) => i === found.index));
+      const [traced] = await traceWith(ctx, target, options, (i) => i === found.index);
       return traced === undefined ? null : format(traced, options);
     },
   ),
@@ -120,7 +130,7 @@ export const debugMethods = [
     async (ctx, [selector, options]) => {
       const resolved = await resolveBlock(ctx.chain, selector);
       if (resolved === undefined) return null;
-      const target = resolved.pending ? pendingTarget(ctx.chain, resolved.view) : await blockTarget(ctx.chain, resolved.block);
+      const target = resolved.pending ? pendingTarget(resolved.view) : await blockTarget(ctx.chain, resolved.block);
       return traceBlockWith(ctx, target, options);
     },
   ),

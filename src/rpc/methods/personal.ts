@@ -10,7 +10,7 @@ import { bytesToHex, setLengthLeft, unprefixedHexToBytes } from '@ethereumjs/uti
 import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/wallet.js';
 import { method, type RpcContext } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
-import { ParamError, address, callRequest, describe, makeDecoder, noParams, params } from '../params.js';
+import { ParamError, address, callRequest, describe, makeDecoder, noParams, params, shown } from '../params.js';
 
 /** rskj's HexDurationParam parses the milliseconds into a Java long. */
 const MAX_DURATION_MS = (1n << 63n) - 1n;
@@ -42,7 +42,7 @@ const privateKey = makeDecoder('key', (v) => {
 const durationMs = makeDecoder('duration', (v) => {
   if (v === '') return DEFAULT_UNLOCK_MS;
   if (typeof v !== 'string' || !/^0[xX][0-9a-fA-F]*$/.test(v)) {
-    throw new ParamError(`Invalid argument "${typeof v === 'string' ? v.slice(0, 80) : JSON.stringify(v)}": param should be a hex value string (milliseconds, e.g. "0x1b7740" for 30 minutes).`);
+    throw new ParamError(`Invalid argument "${typeof v === 'string' ? v.slice(0, 80) : shown(v)}": param should be a hex value string (milliseconds, e.g. "0x1b7740" for 30 minutes).`);
   }
   const digits = v.slice(2).replace(/^0+(?=.)/, '');
   if (digits.length === 0 || digits.length > 16 || BigInt(`0x${digits}`) > MAX_DURATION_MS) {
@@ -52,7 +52,8 @@ const durationMs = makeDecoder('duration', (v) => {
 });
 
 function wrongPassphrase(err: unknown): never {
-  if (err instanceof WrongPassphrase) throw new InternalError(err.message);
+  // A wrong passphrase is bad input (geth answers it as an error of the call, not of the node).
+  if (err instanceof WrongPassphrase) throw new InvalidParams(err.message);
   throw err;
 }
 

@@ -8,7 +8,7 @@ import { clientAddressOf, InvalidBannedAddress } from '../../gateway/ban-list.js
 import type { NodeClients, RpcContext } from '../context.js';
 import { method } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
-import { noParams } from '../params.js';
+import { noParams, shown } from '../params.js';
 
 /**
  * rskj takes the argument as a Java String: JSON scalars become their text, a missing one is
@@ -19,7 +19,7 @@ function addressArgument(raw: unknown[]): [string] {
   const value = raw[0];
   if (typeof value === 'string') return [value];
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
-  throw new InvalidParams(`invalid banned address ${value === undefined || value === null ? 'null' : JSON.stringify(value)}`);
+  throw new InvalidParams(`invalid banned address ${value === undefined || value === null ? 'null' : shown(value)}`);
 }
 
 /** sco_clearPeerScoring's id: an IP address (rskj also takes a node id, which RPC clients have none of). */

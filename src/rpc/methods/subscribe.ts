@@ -2,14 +2,14 @@
 import { MethodNotFound } from '../errors.js';
 import { type RpcContext, method } from '../context.js';
 import { filterParam } from '../filter-params.js';
-import { ParamError, makeDecoder, params, quantity } from '../params.js';
+import { ParamError, makeDecoder, params, quantity, shown } from '../params.js';
 import type { SubscriptionHost, SubscriptionKind } from '../subscriptions.js';
 
 const KINDS: readonly SubscriptionKind[] = ['newHeads', 'logs', 'newPendingTransactions'];
 
 const kind = makeDecoder('subscription', (v) => {
   if (typeof v !== 'string' || !KINDS.includes(v as SubscriptionKind)) {
-    throw new ParamError(`unknown subscription ${JSON.stringify(v)}: expected one of ${KINDS.join(', ')}`);
+    throw new ParamError(`unknown subscription ${shown(v)}: expected one of ${KINDS.join(', ')}`);
   }
   return v as SubscriptionKind;
 });

@@ -11,7 +11,7 @@ import type { TxRecord } from '../../chain/transaction.js';
 import { blockTarget, pendingTarget, trace } from '../../chain/tracing/tracer.js';
 import { type RpcContext, method } from '../context.js';
 import { InvalidParams } from '../errors.js';
-import { ParamError, address, describe, hash32, makeDecoder, params } from '../params.js';
+import { ParamError, address, describe, hash32, makeDecoder, params, shown } from '../params.js';
 
 /** rskj rpc.trace.maxTracesPerRequest (reference.conf): the most traces one trace_filter returns or skips. */
 export const MAX_TRACES_PER_REQUEST = 10_000;
@@ -51,7 +51,7 @@ async function targetOfArgument(ctx: RpcContext, arg: BlockArgument): Promise<Tr
   const chain = ctx.chain;
   let block: RskBlock | undefined;
   if ('tag' in arg) {
-    if (arg.tag === 'pending') return pendingTarget(chain, await chain.pending());
+    if (arg.tag === 'pending') return pendingTarget(await chain.pending());
     block = arg.tag === 'earliest' ? await chain.blockByNumber(0n) : chain.head;
   } else if ('number' in arg) {
     block = await chain.blockByNumber(arg.number);
@@ -172,7 +172,7 @@ const tracePositions = makeDecoder<number>('positions', (v) => {
   if (!Array.isArray(v)) throw new ParamError(`expected an array with one index, got ${describe(v)}`);
   if (v.length > 1) throw new InvalidParams("'positions' accepts only one index");
   const [position] = v;
-  if (typeof position !== 'string' || !/^0x[0-9a-fA-F]{1,8}$/.test(position)) throw new ParamError(`expected a hex index, got ${JSON.stringify(position)}`);
+  if (typeof position !== 'string' || !/^0x[0-9a-fA-F]{1,8}$/.test(position)) throw new ParamError(`expected a hex index, got ${shown(position)}`);
   return Number(position);
 });
 
