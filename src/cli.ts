@@ -35,6 +35,12 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info: a line per
                            mined block and per transaction; debug adds each JSON-RPC method called)
   --quiet                  no block and transaction lines: the same as --log-level warn
+  --http-header-timeout S  seconds a client has to send its request line and headers (10)
+  --http-request-timeout S seconds a client has to send a whole request, body included (30)
+  --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
+  --max-connections N      open HTTP and WebSocket connections at once; more are closed (512)
+  --public-url URL         base of the key URLs the dashboard shows (e.g. behind a proxy);
+                           default the address the node listens on
   --help                   show this help
 `;
 
@@ -95,6 +101,11 @@ async function main(): Promise<void> {
       hosted: { type: 'boolean', default: false },
       'log-level': { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'http-header-timeout': { type: 'string' },
+      'http-request-timeout': { type: 'string' },
+      'http-idle-timeout': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'public-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -122,6 +133,16 @@ async function main(): Promise<void> {
     hosted: values.hosted,
     filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
     logLevel: logLevelFlag(values['log-level'], values.quiet),
+    http: {
+      headerTimeoutMs: mapDefined(positiveNumberFlag('http-header-timeout', values['http-header-timeout']), (s) => s * 1000),
+      requestTimeoutMs: mapDefined(positiveNumberFlag('http-request-timeout', values['http-request-timeout']), (s) => s * 1000),
+      idleTimeoutMs: mapDefined(positiveNumberFlag('http-idle-timeout', values['http-idle-timeout']), (s) => s * 1000),
+      maxConnections: mapDefined(positiveNumberFlag('max-connections', values['max-connections']), (n) => {
+        if (!Number.isInteger(n)) throw new Error(`--max-connections ${n}: expected a whole number`);
+        return n;
+      }),
+    },
+    publicUrl: values['public-url'],
   };
   // Signal handlers first: a supervisor may stop the node the moment it sees the banner.
   let node: DevNode | undefined;

@@ -15,7 +15,7 @@ import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
 import { createApp } from './server/app.js';
-import { createHttpServer, listen } from './server/http.js';
+import { createHttpServer, type HttpLimits, listen } from './server/http.js';
 import { attachWebSocket } from './server/websocket.js';
 import { createRpcGate } from './server/rpc-route.js';
 import { ClientTrackingDispatcher } from './server/client-tracking.js';
@@ -83,6 +83,13 @@ export interface NodeOptions {
   logLevel?: LogLevel;
   /** Where log lines go (default stdout). */
   logDestination?: LogDestination;
+  /** Slow-client timeouts and the connection cap of the HTTP server (defaults in server/http.ts). */
+  http?: HttpLimits;
+  /**
+   * Base URL of the key URLs the dashboard's API answers (`--public-url`, e.g. behind a proxy);
+   * default the address the server listens on. Never taken from the request's Host header.
+   */
+  publicUrl?: string;
 }
 
 /**
@@ -178,6 +185,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     return provider;
   }
 
+  const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
   const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
   let closed: Promise<void> | undefined;
 
@@ -188,15 +196,18 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     providerFor: (network) => providers[network],
     handle,
     async server(port = 0, host = '127.0.0.1') {
+      // Key URLs are built from where the node listens (known once it does), never from a Host header.
+      let url = '';
       const app = createApp({
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
+        publicUrl: () => publicUrl ?? url,
       }, gateway);
-      const server = createHttpServer(gate.http, app);
+      const server = createHttpServer(gate.http, app, options.http);
       attachWebSocket(server, gate.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
-      const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+      url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
       return {
         url,
         port: address.port,
@@ -255,6 +266,20 @@ async function openDatabases(
     if (dataDir !== undefined && isDatabaseLocked(err)) throw new DataDirInUseError(dataDir, { cause: err });
     throw err;
   }
+}
+
+/** `publicUrl` without a trailing slash; an http(s) URL with no path, query or fragment. */
+function checkPublicUrl(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new Error(`public URL ${value}: expected an absolute http(s) URL such as https://rpc.example.com`);
+  }
+  if ((parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search !== '' || parsed.hash !== '' || parsed.username !== '' || parsed.password !== '') {
+    throw new Error(`public URL ${value}: expected an http(s) URL without credentials, query or fragment`);
+  }
+  return parsed.href.replace(/\/+$/, '');
 }
 
 function checkMinerOption(options: NodeOptions): void {

@@ -16,7 +16,11 @@ const MAX_DESCRIPTION = 500;
 
 type Handler = (req: Request, res: Response) => Promise<void> | void;
 
-export function createApiRouter(gateway: Gateway): Router {
+/**
+ * `publicUrl`: the base of the key URLs the API answers (the listening address or --public-url).
+ * Not the request's Host header, which any client can forge (a phishing page's links, cached answers).
+ */
+export function createApiRouter(gateway: Gateway, publicUrl: () => string): Router {
   const router = express.Router();
   router.use(express.json({ limit: MAX_API_BODY, strict: true, type: () => true }));
   router.use(checkOrigin);
@@ -56,7 +60,7 @@ export function createApiRouter(gateway: Gateway): Router {
 
   router.get('/keys', route((req, res) => {
     const user = signedIn(req);
-    res.json({ keys: gateway.listKeys(user.userId).map((k) => keyView(k, req)) });
+    res.json({ keys: gateway.listKeys(user.userId).map((k) => keyView(k, publicUrl())) });
   }));
 
   router.post('/keys', route(async (req, res) => {
@@ -68,12 +72,12 @@ export function createApiRouter(gateway: Gateway): Router {
     if (net !== 'testnet' && net !== 'mainnet') throw new GatewayError(400, 'network must be "testnet" or "mainnet"');
     if ((description ?? '').length > MAX_DESCRIPTION) throw new GatewayError(400, `description has at most ${MAX_DESCRIPTION} characters`);
     const record = await gateway.createKey(user.userId, { name: trimmedName, network: net as NetworkName, description: description ?? '' });
-    res.status(201).json(keyView(record, req));
+    res.status(201).json(keyView(record, publicUrl()));
   }));
 
   router.delete('/keys/:id', route(async (req, res) => {
     const user = signedIn(req);
-    res.json(keyView(await gateway.revokeKey(user.userId, String(req.params.id)), req));
+    res.json(keyView(await gateway.revokeKey(user.userId, String(req.params.id)), publicUrl()));
   }));
 
   router.get('/usage', route(async (req, res) => {
@@ -108,14 +112,14 @@ export function createApiRouter(gateway: Gateway): Router {
   return router;
 }
 
-function keyView(record: ApiKeyRecord, req: Request) {
+function keyView(record: ApiKeyRecord, base: string) {
   return {
     id: record.id,
     name: record.name,
     network: record.network,
     description: record.description,
     key: record.key,
-    url: `${req.protocol}://${req.get('host')}/${record.key}`,
+    url: `${base}/${record.key}`,
     createdAt: new Date(record.createdAt).toISOString(),
     revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),
   };

@@ -14,8 +14,13 @@
  *    element is answered and serialized independently, so one failure never loses the others.
  *  - A result that cannot be serialized (a bigint leaking out of a handler, a cycle) becomes
  *    -32603 for that response only.
+ *  - Params nested deeper than MAX_PARAMS_DEPTH are -32602 before any decoder sees them, so no
+ *    decoder, handler or error message can overflow the stack walking them.
+ *  - An id that JSON.parse changed (a number beyond 2^53, a fraction) is echoed as the client wrote
+ *    it when the raw body is at hand (raw-id.ts).
  */
 import { ErrorCode, InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError, httpStatusFor } from './errors.js';
+import { echoRawId, idNeedsRawText, rawIds } from './raw-id.js';
 import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse, MethodSpec } from './types.js';
 
 export interface DispatcherOptions {
@@ -34,6 +39,35 @@ const PARAMS_OBJECT_MESSAGE = 'params must be an array: RSK methods take positio
 const EMPTY: unknown[] = [];
 
 const BATCH_YIELD_EVERY = 50;
+
+/**
+ * Deepest nesting accepted inside `params`: no method takes more than 4 levels (eth_getLogs topics,
+ * call objects), and a bound keeps every recursive walk (decoders, JSON.stringify in messages) far
+ * from the stack limit, which params about 4,100 levels deep used to overflow (-32603).
+ */
+export const MAX_PARAMS_DEPTH = 100;
+
+/** Whether `value` nests arrays/objects more than `max` levels deep (iterative: never overflows). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  // The common case, flat params of strings and numbers, allocates nothing.
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null)) return max < 1;
+  const stack: unknown[] = [value];
+  const depths: number[] = [1];
+  while (stack.length > 0) {
+    const v = stack.pop() as object;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const child of children) {
+      if (typeof child === 'object' && child !== null) {
+        stack.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
 
 /** What `parseJsonBody` answers for a body that is not JSON. */
 export const INVALID_JSON: unique symbol = Symbol('invalid JSON');
@@ -69,15 +103,18 @@ export class Dispatcher<Ctx> {
 
   /** Handles a raw HTTP body: one request or a batch. */
   handleBody(body: string, ctx: Ctx): Promise<HttpResult> {
-    return this.handleParsed(parseJsonBody(body), ctx);
+    return this.handleParsed(parseJsonBody(body), ctx, body);
   }
 
-  /** Handles a body already parsed by `parseJsonBody` (the gateway counts calls first). */
-  async handleParsed(parsed: unknown, ctx: Ctx): Promise<HttpResult> {
+  /**
+   * Handles a body already parsed by `parseJsonBody` (the gateway counts calls first). With `body`,
+   * the text it was parsed from, ids JSON.parse changed are echoed as sent.
+   */
+  async handleParsed(parsed: unknown, ctx: Ctx, body?: string): Promise<HttpResult> {
     if (parsed === INVALID_JSON) return single(failure(null, new ParseError()));
     if (!Array.isArray(parsed)) {
       const res = await this.handleRequest(parsed, ctx);
-      const text = serializeResponse(res);
+      const text = echoRawId(serializeResponse(res), res.id, body);
       return { status: 'error' in res ? httpStatusFor(res.error.code) : 200, body: text };
     }
     if (parsed.length === 0) return single(failure(null, new InvalidRequest('empty batch')));
@@ -88,8 +125,11 @@ export class Dispatcher<Ctx> {
       );
     }
     const parts = new Array<string>(parsed.length);
+    let ids: (string | undefined)[] | undefined;
     for (let i = 0; i < parsed.length; i++) {
-      parts[i] = serializeResponse(await this.handleRequest(parsed[i], ctx));
+      const res = await this.handleRequest(parsed[i], ctx);
+      parts[i] = serializeResponse(res);
+      if (idNeedsRawText(res.id) && body !== undefined) parts[i] = echoRawId(parts[i]!, res.id, body, i, (ids ??= rawIds(body)));
       // A long batch must not starve other connections (an in-memory chain never yields by itself).
       if (i % BATCH_YIELD_EVERY === BATCH_YIELD_EVERY - 1) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -123,6 +163,10 @@ export class Dispatcher<Ctx> {
     else if (Array.isArray(p)) raw = p;
     else if (typeof p === 'object') return failure(rid, new InvalidParams(PARAMS_OBJECT_MESSAGE));
     else return failure(rid, new InvalidRequest('invalid request: params must be an array'));
+    // Known-but-unsupported methods answer -32601 whatever their params.
+    if (method.unsupported !== true && nestedDeeperThan(raw, MAX_PARAMS_DEPTH)) {
+      return failure(rid, new InvalidParams(`invalid params: nested more than ${MAX_PARAMS_DEPTH} levels deep`));
+    }
 
     try {
       const result = await method.handler(ctx, method.decode(raw));

@@ -119,20 +119,24 @@ function has0x(s: string): boolean {
   return s.length >= 2 && s.charCodeAt(0) === 48 /* 0 */ && (s[1] === 'x' || s[1] === 'X');
 }
 
-/** Returns the hex digits after `0x`, checking string type, prefix and characters. */
-function hexBody(v: unknown, what: string): string {
+/**
+ * Returns the hex digits after `0x`, checking string type, prefix, length and characters. The
+ * length goes first (`tooLong` names the error): scanning or parsing a 15 MB string would hold the
+ * event loop for everyone.
+ */
+function hexBody(v: unknown, what: string, maxDigits = Infinity, tooLong?: (digits: number) => string): string {
   if (typeof v !== 'string') throw new ParamError(`expected a 0x-prefixed hex ${what}, got ${describe(v)}`);
   if (!has0x(v)) throw new ParamError('hex string without 0x prefix');
+  if (v.length - 2 > maxDigits) throw new ParamError(tooLong?.(v.length - 2) ?? 'hex string too long');
   const body = v.slice(2);
   if (!HEX_RE.test(body)) throw new ParamError('invalid hex string');
   return body;
 }
 
 function fixedBytes(v: unknown, size: number, forWhat: string): Uint8Array {
-  const body = hexBody(v, 'string');
-  if (body.length !== size * 2) {
-    throw new ParamError(`hex string has length ${body.length}, want ${size * 2} for ${forWhat}`);
-  }
+  const wrongLength = (digits: number) => `hex string has length ${digits}, want ${size * 2} for ${forWhat}`;
+  const body = hexBody(v, 'string', size * 2, wrongLength);
+  if (body.length !== size * 2) throw new ParamError(wrongLength(body.length));
   return unprefixedHexToBytes(body);
 }
 
@@ -142,7 +146,7 @@ const MAX_INT64 = (1n << 63n) - 1n;
 
 /** Strict QUANTITY: `0x` + hex digits, no leading zeros except `0x0`, at most 256 bits. */
 function parseQuantity(v: unknown): bigint {
-  const body = hexBody(v, 'quantity');
+  const body = hexBody(v, 'quantity', 64, () => 'hex number > 256 bits');
   if (body.length === 0) throw new ParamError('hex string "0x"');
   if (body.length > 1 && body.charCodeAt(0) === 48) throw new ParamError('hex number with leading zero digits');
   if (body.length > 64) throw new ParamError('hex number > 256 bits');
@@ -170,9 +174,8 @@ export const data: Decoder<Uint8Array> = makeDecoder('data', (v) => {
  * and viem sends slots zero-padded to 32 bytes). Returned as a number.
  */
 export const storageSlot: Decoder<bigint> = makeDecoder('slot', (v) => {
-  const body = hexBody(v, 'storage slot');
+  const body = hexBody(v, 'storage slot', 64, () => 'storage slot > 32 bytes');
   if (body.length === 0) throw new ParamError('hex string "0x"');
-  if (body.length > 64) throw new ParamError('storage slot > 32 bytes');
   if (!/^[0-9a-fA-F]+$/.test(body)) throw new ParamError('invalid hex string');
   return BigInt('0x' + body);
 });
@@ -219,7 +222,7 @@ const HEX_NUMBER_RE = /^0[xX][0-9a-fA-F]+$/;
 const DECIMAL_RE = /^[0-9]+$/;
 
 function badIdentifier(v: unknown): ParamError {
-  return new ParamError(`Invalid block identifier '${typeof v === 'string' ? v : shown(v)}'`);
+  return new ParamError(`Invalid block identifier '${typeof v === 'string' ? shortened(v) : shown(v)}'`);
 }
 
 const SHOWN_CHARS = 80;
@@ -236,8 +239,16 @@ export function shown(v: unknown): string {
     return describe(v);
   }
   if (text === undefined) return describe(v);
+  return shortened(text);
+}
+
+/** `text` cut to SHOWN_CHARS characters for a message (a 15 MB param must not come back whole). */
+export function shortened(text: string): string {
   return text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}...` : text;
 }
+
+/** Longest block number string worth parsing: int64 in decimal is 19 digits, in hex 0x + 16 (leading zeros allowed, up to 80 characters). */
+const MAX_BLOCK_NUMBER_CHARS = 80;
 
 /**
  * Tag or number string (no hash). Like rskj, hex numbers may have leading zeros and decimal strings
@@ -246,8 +257,9 @@ export function shown(v: unknown): string {
 function parseTagOrNumber(v: string): BlockSelector {
   if (TAGS.has(v)) return { tag: v as BlockTag };
   let n: bigint;
+  // Length before any regex or BigInt: a 15 MB string must not hold the event loop.
+  if (v.length > MAX_BLOCK_NUMBER_CHARS && (DECIMAL_RE.test(v.slice(0, 2)) || has0x(v))) throw new ParamError('block number larger than int64');
   if (HEX_NUMBER_RE.test(v) || DECIMAL_RE.test(v)) {
-    if (v.length > 80) throw new ParamError('block number larger than int64');
     n = BigInt(v);
   } else {
     throw badIdentifier(v);

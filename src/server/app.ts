@@ -7,12 +7,14 @@ import type { Gateway } from '../gateway/gateway.js';
 export interface StatusInfo {
   clientVersion: string;
   networks: Array<{ network: string; chainId: number; blockNumber: () => bigint }>;
+  /** Base of the key URLs in API answers: the listening address or --public-url (never the Host header). */
+  publicUrl: () => string;
 }
 
 export function createApp(status: StatusInfo, gateway: Gateway): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use('/api', createApiRouter(gateway));
+  app.use('/api', createApiRouter(gateway, status.publicUrl));
   app.use('/dashboard', createPagesRouter(gateway));
   app.get('/', (_req, res) => {
     res.json({

@@ -10,6 +10,27 @@ import type { Express } from 'express';
 /** Largest request body accepted: room for a 1,000-call batch of large raw transactions. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
+/** Request line and headers must arrive within this: a slow-loris client otherwise holds a socket (Node: 60 s). */
+export const HTTP_HEADER_TIMEOUT_MS = 10_000;
+/** The whole request, body included: 16 MB takes well under a second locally; an unfinished body was held about 325 s. */
+export const HTTP_REQUEST_TIMEOUT_MS = 30_000;
+/** A keep-alive connection idle this long between requests is closed; above undici's 4 s so clients close first. */
+export const HTTP_IDLE_TIMEOUT_MS = 5_000;
+/** Open connections (HTTP and WebSocket): leaves the databases room under a default 1,024 file-descriptor limit. */
+export const MAX_CONNECTIONS = 512;
+
+/** Slow-client protection of the HTTP server (and of WebSocket upgrades on it). */
+export interface HttpLimits {
+  /** Time to receive the request line and headers (HTTP_HEADER_TIMEOUT_MS). */
+  headerTimeoutMs?: number;
+  /** Time to receive the whole request, body included (HTTP_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs?: number;
+  /** Keep-alive idle time between requests (HTTP_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
+  /** Open connections at once; more are closed as they arrive (MAX_CONNECTIONS). */
+  maxConnections?: number;
+}
+
 export interface RpcResult {
   status: number;
   body: string;
@@ -33,21 +54,36 @@ const PREFLIGHT_HEADERS = {
 /** `/<key>` (an empty key, plain `/`, is still an RPC call: it gets the 401 answer). */
 const RPC_PATH = /^\/([^/?#]*)\/?(?:\?.*)?$/;
 
-export function createHttpServer(rpc: RpcRoute, app: Express): Server {
-  return createServer((req, res) => {
-    const key = req.method === 'POST' || req.method === 'OPTIONS' ? apiKeyOf(req.url) : undefined;
-    if (key === undefined || key === 'api') {
-      app(req, res);
-      return;
-    }
-    if (req.method === 'OPTIONS') {
-      const requested = req.headers['access-control-request-headers'];
-      res.writeHead(204, { ...PREFLIGHT_HEADERS, 'access-control-allow-headers': typeof requested === 'string' ? requested : 'content-type' });
-      res.end();
-      return;
-    }
-    serveRpc(rpc, key, req, res);
-  });
+export function createHttpServer(rpc: RpcRoute, app: Express, limits: HttpLimits = {}): Server {
+  const headerTimeout = Math.ceil(limits.headerTimeoutMs ?? HTTP_HEADER_TIMEOUT_MS);
+  const requestTimeout = Math.ceil(limits.requestTimeoutMs ?? HTTP_REQUEST_TIMEOUT_MS);
+  const server = createServer(
+    {
+      // Node rejects a headers timeout above the request timeout.
+      headersTimeout: Math.min(headerTimeout, requestTimeout),
+      requestTimeout,
+      keepAliveTimeout: Math.ceil(limits.idleTimeoutMs ?? HTTP_IDLE_TIMEOUT_MS),
+      // Node checks both timeouts on this interval (default 30 s): often enough to keep them.
+      connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(Math.min(headerTimeout, requestTimeout) / 4))),
+    },
+    (req, res) => {
+      const key = req.method === 'POST' || req.method === 'OPTIONS' ? apiKeyOf(req.url) : undefined;
+      if (key === undefined || key === 'api') {
+        app(req, res);
+        return;
+      }
+      if (req.method === 'OPTIONS') {
+        const requested = req.headers['access-control-request-headers'];
+        res.writeHead(204, { ...PREFLIGHT_HEADERS, 'access-control-allow-headers': typeof requested === 'string' ? requested : 'content-type' });
+        res.end();
+        return;
+      }
+      serveRpc(rpc, key, req, res);
+    },
+  );
+  // Over the cap, Node closes each new socket at once (its 'drop' event); open ones go on working.
+  server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
+  return server;
 }
 
 /** The key in an RPC path `/<key>`; undefined when the path is not one. */

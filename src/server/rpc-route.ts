@@ -11,6 +11,7 @@ import { clientAddressOf } from '../gateway/ban-list.js';
 import type { ClientEvent } from '../gateway/client-reputation.js';
 import { type Dispatcher, INVALID_JSON, parseJsonBody, serializeResponse } from '../rpc/dispatcher.js';
 import { ErrorCode } from '../rpc/errors.js';
+import { echoRawId } from '../rpc/raw-id.js';
 import { SubscriptionHost } from '../rpc/subscriptions.js';
 import type { RpcResult, RpcRoute } from './http.js';
 import type { WebSocketRoute } from './websocket.js';
@@ -88,23 +89,23 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       const client = clientOf(remote);
       if (isBanned(client)) {
         note(client, 'failedHandshakes');
-        return { status: 403, body: errorBody(idOf(body), BANNED_CODE, bannedMessage(client)) };
+        return { status: 403, body: errorBody(idOf(body), BANNED_CODE, bannedMessage(client), body) };
       }
       const access = accessOf(key);
       if ('denied' in access) {
         note(client, 'failedHandshakes');
-        return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied) };
+        return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied, body) };
       }
       const parsed = parseJsonBody(body);
       const quota = await charge(access.userId, parsed);
       if (quota !== undefined && !quota.allowed) {
         note(client, 'failedHandshakes');
-        return quotaExceeded(quota, idOf(body));
+        return quotaExceeded(quota, idOf(body), body);
       }
       note(client, 'successfulHandshakes');
       if (isMalformed(parsed)) note(client, 'invalidMessages');
       logCalls(access.network, parsed);
-      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId, client));
+      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId, client), body);
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
     errorBody: (code, message) => errorBody(null, code, message),
@@ -139,22 +140,22 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
           if (isBanned(client)) {
             note(client, 'failedHandshakes');
             banClose();
-            return errorBody(idOf(message), BANNED_CODE, bannedMessage(client));
+            return errorBody(idOf(message), BANNED_CODE, bannedMessage(client), message);
           }
           // A key revoked while the socket is open stops working at once.
           if ('denied' in accessOf(key)) {
             note(client, 'failedHandshakes');
-            return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked');
+            return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked', message);
           }
           const parsed = parseJsonBody(message);
           const quota = await charge(access.userId, parsed);
           if (quota !== undefined && !quota.allowed) {
             note(client, 'failedHandshakes');
-            return quotaExceeded(quota, idOf(message)).body;
+            return quotaExceeded(quota, idOf(message), message).body;
           }
           if (isMalformed(parsed)) note(client, 'invalidMessages');
           logCalls(access.network, parsed);
-          return (await dispatcher.handleParsed(parsed, context)).body;
+          return (await dispatcher.handleParsed(parsed, context, message)).body;
         },
         close: () => {
           stopWatching?.();
@@ -176,7 +177,7 @@ function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
   };
 }
 
-function quotaExceeded(quota: QuotaDecision, id: string | number | null): RpcResult {
+function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult {
   const resetsAt = new Date(quota.resetsAt).toISOString();
   const body = serializeResponse({
     jsonrpc: '2.0',
@@ -190,11 +191,12 @@ function quotaExceeded(quota: QuotaDecision, id: string | number | null): RpcRes
       data: { limit: quota.limit, used: quota.used, resetsAt },
     },
   });
-  return { status: 429, body, headers: { ...rateLimitHeaders(quota), 'retry-after': String(Math.max(1, quota.secondsToReset)) } };
+  return { status: 429, body: echoRawId(body, id, raw), headers: { ...rateLimitHeaders(quota), 'retry-after': String(Math.max(1, quota.secondsToReset)) } };
 }
 
-function errorBody(id: string | number | null, code: number, message: string): string {
-  return serializeResponse({ jsonrpc: '2.0', id, error: { code, message } });
+/** `raw`: the request's text, to echo an id JSON.parse changed as the client sent it. */
+function errorBody(id: string | number | null, code: number, message: string, raw?: string): string {
+  return echoRawId(serializeResponse({ jsonrpc: '2.0', id, error: { code, message } }), id, raw);
 }
 
 /** The request id when the body is a single JSON-RPC object, for echoing in gate errors. */

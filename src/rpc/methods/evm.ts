@@ -8,12 +8,15 @@ import { method } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import type { RpcContext } from '../context.js';
 import { quantity } from '../format.js';
-import { ParamError, address, atMost, shown, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
+import { ParamError, address, atMost, shortened, shown, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
 import type { MethodSpec } from '../types.js';
 
 /** rskj: a snapshot id is a 0x-hex string, anything else is "invalid snapshot id X". */
 const snapshotId = makeDecoder('snapshotId', (v) => {
-  if (typeof v !== 'string' || !/^0x[0-9a-fA-F]+$/.test(v)) throw new ParamError(`invalid snapshot id ${shown(v)}`);
+  // Length first (ids are small counters): a 15 MB string must not reach the regex or BigInt.
+  if (typeof v !== 'string' || v.length > 66 || !/^0x[0-9a-fA-F]+$/.test(v)) {
+    throw new ParamError(`invalid snapshot id ${typeof v === 'string' ? shortened(v) : shown(v)}`);
+  }
   return BigInt(v);
 });
 /** Block headers hold 64-bit timestamps, so no clock value may pass 2^64-1. */

@@ -14,6 +14,8 @@ import { ParamError, address, callRequest, describe, makeDecoder, noParams, para
 
 /** rskj's HexDurationParam parses the milliseconds into a Java long. */
 const MAX_DURATION_MS = (1n << 63n) - 1n;
+/** Longest duration string read (0x, leading zeros, 16 digits); longer ones are refused unread. */
+const MAX_DURATION_CHARS = 100;
 
 const text = (name: string) =>
   makeDecoder(name, (v) => {
@@ -30,8 +32,9 @@ export const passphrase = text('passphrase');
 const privateKey = makeDecoder('key', (v) => {
   if (typeof v !== 'string') throw new ParamError(`expected a hex string, got ${describe(v)}`);
   const body = v.startsWith('0x') || v.startsWith('0X') ? v.slice(2) : v;
+  // Length before the regex: a 15 MB string must not hold the event loop.
+  if (body.length > 64) throw new ParamError(`a private key has at most 32 bytes, got ${Math.ceil(body.length / 2)}`);
   if (!/^[0-9a-fA-F]+$/.test(body) || body.length % 2 !== 0) throw new ParamError('value must be a valid hex (an even number of hex digits)');
-  if (body.length > 64) throw new ParamError(`a private key has at most 32 bytes, got ${body.length / 2}`);
   return setLengthLeft(unprefixedHexToBytes(body), 32);
 });
 
@@ -41,6 +44,8 @@ const privateKey = makeDecoder('key', (v) => {
  */
 const durationMs = makeDecoder('duration', (v) => {
   if (v === '') return DEFAULT_UNLOCK_MS;
+  // Longer than any int64 with leading zeros allowed: refused before the regex and BigInt read it.
+  if (typeof v === 'string' && v.length > MAX_DURATION_CHARS) throw new ParamError('Invalid duration param: value must be a valid hex number.');
   if (typeof v !== 'string' || !/^0[xX][0-9a-fA-F]*$/.test(v)) {
     throw new ParamError(`Invalid argument "${typeof v === 'string' ? v.slice(0, 80) : shown(v)}": param should be a hex value string (milliseconds, e.g. "0x1b7740" for 30 minutes).`);
   }

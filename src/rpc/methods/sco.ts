@@ -8,16 +8,23 @@ import { clientAddressOf, InvalidBannedAddress } from '../../gateway/ban-list.js
 import type { NodeClients, RpcContext } from '../context.js';
 import { method } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
-import { noParams, shown } from '../params.js';
+import { noParams, shortened, shown } from '../params.js';
 
 /**
  * rskj takes the argument as a Java String: JSON scalars become their text, a missing one is
  * null; whatever it is, an unusable value answers "invalid banned address <it>".
  */
+/** Longest client address text worth parsing (an IPv6 block in brackets with its /bits is under 60). */
+const MAX_ADDRESS_CHARS = 100;
+
 function addressArgument(raw: unknown[]): [string] {
   if (raw.length > 1) throw new InvalidParams('too many arguments, want at most 1');
   const value = raw[0];
-  if (typeof value === 'string') return [value];
+  if (typeof value === 'string') {
+    // No address or CIDR block is longer (IPv6 in brackets with /128 is under 60): refuse before parsing.
+    if (value.length > MAX_ADDRESS_CHARS) throw new InvalidParams(`invalid banned address ${shortened(value)}: longer than any IP address or block`);
+    return [value];
+  }
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
   throw new InvalidParams(`invalid banned address ${value === undefined || value === null ? 'null' : shown(value)}`);
 }
@@ -82,7 +89,8 @@ export const scoMethods = [
     idArgument,
     (ctx, [id]) => {
       const clients = clientsOf(ctx);
-      const address = clientAddressOf(id.trim());
+      // A string longer than any address is none: not parsed (nor kept in clientAddressOf's cache).
+      const address = id.length > MAX_ADDRESS_CHARS ? undefined : clientAddressOf(id.trim());
       if (address !== undefined) clients.reputation.clear(address);
       return clients.reputation.peerList();
     },

@@ -11,7 +11,7 @@ import type { TxRecord } from '../../chain/transaction.js';
 import { blockTarget, pendingTarget, trace } from '../../chain/tracing/tracer.js';
 import { type RpcContext, method } from '../context.js';
 import { InvalidParams } from '../errors.js';
-import { ParamError, address, describe, hash32, makeDecoder, params, shown } from '../params.js';
+import { ParamError, address, describe, hash32, makeDecoder, params, shortened, shown } from '../params.js';
 
 /** rskj rpc.trace.maxTracesPerRequest (reference.conf): the most traces one trace_filter returns or skips. */
 export const MAX_TRACES_PER_REQUEST = 10_000;
@@ -115,7 +115,8 @@ function blockBound(ctx: RpcContext, v: string): bigint {
   if (tag === 'latest') return ctx.chain.head.header.number;
   if (tag === 'earliest') return 0n;
   if (tag === 'pending') return ctx.chain.head.header.number + 1n;
-  if (!/^0x[0-9a-fA-F]+$/.test(v)) throw new InvalidParams(`invalid blocknumber ${v}`);
+  // Length before the regex and BigInt: a 15 MB string must not hold the event loop (no block number passes 2^256).
+  if (v.length > 66 || !/^0x[0-9a-fA-F]+$/.test(v)) throw new InvalidParams(`invalid blocknumber ${shortened(v)}`);
   return BigInt(v);
 }
 
