@@ -8,7 +8,7 @@ import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
 import type { BuiltBlock } from './block-builder.js';
 import { type RskHeader, baseHashForMergedMining, blockHash } from './header.js';
-import { btcHeaderHash, forkDetectionAncestorHeights, forkDetectionData, mineMergedMiningProof } from './merged-mining.js';
+import { type MergedMiningProof, btcHeaderHash, forkDetectionAncestorHeights, forkDetectionData, mineMergedMiningProof } from './merged-mining.js';
 
 /** rskj computes fork detection data only from this height on (a chain of 449 blocks). */
 const FORK_DETECTION_MIN_HEIGHT = 449n;
@@ -36,6 +36,12 @@ export async function sealBlock(built: BuiltBlock, parent: RskBlock, blockByNumb
   // A Bitcoin header's time is 32 bits; RSK does not tie it to the RSK timestamp, so wrap it.
   const btcTime = Number(built.header.timestamp % 2n ** 32n);
   const proof = mineMergedMiningProof(forMergedMining, built.header.difficulty, btcTime);
+  // No uncles on a single-node chain: cumulative difficulty is the block's own.
+  return withProof(built, forMergedMining, proof, parent.totalDifficulty + built.header.difficulty);
+}
+
+/** The block `built` sealed with a merged-mining `proof` of `forMergedMining` (ours, or a merged miner's). */
+export function withProof(built: Pick<BuiltBlock, 'header' | 'transactions'>, forMergedMining: Uint8Array, proof: MergedMiningProof, totalDifficulty: bigint): RskBlock {
   const header: RskHeader = {
     ...built.header,
     bitcoinMergedMiningHeader: proof.btcHeader,
@@ -48,7 +54,6 @@ export async function sealBlock(built: BuiltBlock, parent: RskBlock, blockByNumb
     hashForMergedMining: forMergedMining,
     transactions: built.transactions,
     size: blockRlpLength(header, built.transactions),
-    // No uncles on a single-node chain: cumulative difficulty is the block's own.
-    totalDifficulty: parent.totalDifficulty + header.difficulty,
+    totalDifficulty,
   };
 }

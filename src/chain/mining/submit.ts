@@ -12,8 +12,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import type { Chain } from '../chain.js';
 import type { RskBlock } from '../block.js';
-import { blockRlpLength } from '../block.js';
-import { type RskHeader, blockHash } from '../header.js';
+import { withProof } from '../seal.js';
 import { type MergedMiningProof, RSK_TAG, coinbaseMerkleProof, compressCoinbase } from '../merged-mining.js';
 import type { MiningWork } from './work.js';
 
@@ -187,20 +186,7 @@ export function proofOf(solution: BitcoinSolution): MergedMiningProof {
 
 /** The work's block sealed with `proof`: the same fields as the node's own sealing (seal.ts). */
 export function sealWithProof(work: MiningWork, proof: MergedMiningProof): RskBlock {
-  const header: RskHeader = {
-    ...work.view.header,
-    bitcoinMergedMiningHeader: proof.btcHeader,
-    bitcoinMergedMiningMerkleProof: proof.merkleProof,
-    bitcoinMergedMiningCoinbaseTransaction: proof.coinbase,
-  };
-  return {
-    header,
-    hash: blockHash(header),
-    hashForMergedMining: work.hashForMergedMining,
-    transactions: work.view.transactions,
-    size: blockRlpLength(header, work.view.transactions),
-    totalDifficulty: work.view.totalDifficulty,
-  };
+  return withProof(work.view, work.hashForMergedMining, proof, work.view.totalDifficulty);
 }
 
 /**
