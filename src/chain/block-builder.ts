@@ -63,6 +63,7 @@ export async function buildBlock(
     minimumGasPrice: template.minimumGasPrice,
     miner: template.coinbase,
     gasUsed: 0n,
+    localCall: false,
   };
 
   const transactions: TxRecord[] = [];

@@ -48,15 +48,7 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
     gasPrice: params.gasPrice ?? 0n,
     // rskj's eth_call checks neither nonce nor balance.
     skipBalance: true,
-    block: execution.contextBlock({
-      number: header.number,
-      timestamp: header.timestamp,
-      difficulty: header.difficulty,
-      gasLimit: header.gasLimit,
-      minimumGasPrice: header.minimumGasPrice,
-      miner: header.coinbase,
-      gasUsed: 0n,
-    }),
+    block: execution.headerBlock(header, 0n, true),
   });
 }
 

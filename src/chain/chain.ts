@@ -143,7 +143,7 @@ export class Chain {
   ) {
     this.common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
     this.chainId = BigInt(options.genesis.chainId);
-    this.execution = new Execution(this.common, async (n) => (await this.blockByNumber(n))?.hash);
+    this.execution = new Execution(this.common, (n) => this.blockByNumber(n));
     this.now = options.now ?? Date.now;
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
     this.minerMode = options.miner ?? 'internal';

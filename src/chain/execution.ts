@@ -9,9 +9,12 @@ import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
 import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
 import { REMASC_ADDRESS } from './addresses.js';
+import type { RskHeader } from './header.js';
 import { rskCallOpcodes } from './evm/call-gas.js';
 import { rskPrecompiles } from './evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from './evm/types.js';
+import type { RskBlock } from './block.js';
+import { LOCAL_CALL, NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from './native/registry.js';
 import { RSK_CUSTOM_OPCODES } from './opcodes.js';
 
 export interface BlockContext {
@@ -24,10 +27,19 @@ export interface BlockContext {
   miner: Uint8Array;
   /** Gas used by the block's earlier transactions (receipts' cumulative gas). */
   gasUsed: bigint;
+  /**
+   * True for eth_call/eth_estimateGas, false for a mined (or replayed) transaction: rskj's "local
+   * call" (Transaction.isLocalCallTransaction), which some Bridge methods require. Native contracts
+   * see it as NativeCall.localCall.
+   */
+  localCall: boolean;
 }
 
-/** The hash of a canonical block by number, for BLOCKHASH. */
-export type BlockHashLookup = (number: bigint) => Promise<Uint8Array | undefined>;
+/**
+ * A canonical block by number: BLOCKHASH reads its hash, the native contracts (BlockHeader, ...)
+ * the whole block.
+ */
+export type BlockLookup = (number: bigint) => Promise<RskBlock | undefined>;
 
 /** The block type runTx/runCall take; we hand them a plain object with the fields they read. */
 type VmBlock = NonNullable<RunTxOpts['block']>;
@@ -38,18 +50,21 @@ const ZERO_HASH = new Uint8Array(32);
 export class Execution {
   /** RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), built once for the Common. */
   private readonly customOpcodes: CustomOpcode[];
-  /** RSK's precompiles where they differ from ethereumjs's Petersburg set (evm/precompiles.ts). */
+  /**
+   * RSK's precompiles where they differ from ethereumjs's Petersburg set (evm/precompiles.ts), and
+   * RSK's native contracts (native/registry.ts).
+   */
   private readonly customPrecompiles: CustomPrecompile[];
 
   constructor(
     readonly common: Common,
-    private readonly blockHashes: BlockHashLookup,
+    private readonly blocks: BlockLookup,
   ) {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
     this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common)];
-    this.customPrecompiles = rskPrecompiles(common);
+    this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks }, NATIVE_CONTRACTS)];
   }
 
   /** A state manager positioned at `root`, reading and writing trie nodes through `db`. */
@@ -71,6 +86,7 @@ export class Execution {
     // made alive through the shared Common (a leak found over 10,000 snapshot/revert cycles). Our
     // hardfork never changes, so nothing needs the subscription.
     this.common.events.removeAllListeners('hardforkChanged');
+    trackNativeFrames(evm, NATIVE_CONTRACTS);
     return createVM({ common: this.common, stateManager, blockchain, evm });
   }
 
@@ -81,9 +97,24 @@ export class Execution {
    * BASEFEE (RSKIP412) reads `baseFeePerGas`, which carries the block's minimumGasPrice;
    * Petersburg rules ignore it everywhere else.
    */
+  /** The execution view of a stored or pending header (eth_call, tracing). */
+  headerBlock(header: RskHeader, gasUsed: bigint, localCall: boolean): VmBlock {
+    return this.contextBlock({
+      number: header.number,
+      timestamp: header.timestamp,
+      difficulty: header.difficulty,
+      gasLimit: header.gasLimit,
+      minimumGasPrice: header.minimumGasPrice,
+      miner: header.coinbase,
+      gasUsed,
+      localCall,
+    });
+  }
+
   contextBlock(ctx: BlockContext): VmBlock {
     return {
       common: this.common,
+      [LOCAL_CALL]: ctx.localCall,
       header: {
         number: ctx.number,
         coinbase: REMASC,
@@ -99,10 +130,10 @@ export class Execution {
   }
 
   private blockchainShim() {
-    const lookup = this.blockHashes;
+    const lookup = this.blocks;
     const shim = {
       async getBlock(number: number) {
-        const hash = (await lookup(BigInt(number))) ?? ZERO_HASH;
+        const hash = (await lookup(BigInt(number)))?.hash ?? ZERO_HASH;
         return { hash: () => hash };
       },
       async putBlock() {},

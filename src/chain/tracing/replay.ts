@@ -80,15 +80,7 @@ export async function replayBlock(
     try {
       result = await runTx(vm, {
         tx: legacyTx(execution, record),
-        block: execution.contextBlock({
-          number: header.number,
-          timestamp: header.timestamp,
-          difficulty: header.difficulty,
-          gasLimit: header.gasLimit,
-          minimumGasPrice: header.minimumGasPrice,
-          miner: header.coinbase,
-          gasUsed,
-        }),
+        block: execution.headerBlock(header, gasUsed, false),
         blockGasUsed: gasUsed,
         skipHardForkValidation: true,
       });

@@ -1,13 +1,13 @@
 /** eth_bridgeState: rskj's view of the Bridge contract's state (reference 10.1). */
-import { simulatedBridgeState } from '../../chain/native/bridge-state.js';
+import { bridgeStateView } from '../../chain/native/bridge-state.js';
 import { method } from '../context.js';
 import { noParams } from '../params.js';
 
 export const ethBridgeMethods = [
   method(
     'eth_bridgeState',
-    'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}; empty queues on this node.',
+    'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from.',
     noParams,
-    () => simulatedBridgeState(),
+    () => bridgeStateView(),
   ),
 ];

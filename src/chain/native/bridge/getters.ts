@@ -1,0 +1,103 @@
+/**
+ * The Bridge's read methods, answered from the emulated state (../bridge-state.ts) and the regtest
+ * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
+ * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
+ */
+import { hexToBytes } from '@noble/hashes/utils.js';
+import { btcChainHead, emulatedBridgeState } from '../bridge-state.js';
+import {
+  BTC_TX_NOT_PROCESSED_HEIGHT,
+  GENESIS_FEE_PER_KB_SATOSHIS,
+  INITIAL_LOCKING_CAP_SATOSHIS,
+  MINIMUM_PEGIN_TX_VALUE_SATOSHIS,
+  PEGOUT_SIGNATURE_SIZE,
+  SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE,
+} from './constants.js';
+import { GENESIS_FEDERATION, federatorPublicKey, type Federation, type FederationKeyType } from './federation.js';
+import type { AbiValue } from './abi.js';
+
+/** The active federation: the genesis one, since no federation change is emulated. */
+export function activeFederation(): Federation {
+  return GENESIS_FEDERATION;
+}
+
+/** Java's BigInteger.intValue(): the low 32 bits as a signed int (Bridge reads index/depth this way). */
+export function javaIntValue(v: bigint): number {
+  return Number(BigInt.asIntN(32, v));
+}
+
+/** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits (Guava base16().lowerCase()). */
+function parseBtcTxHash(hash: string): string | undefined {
+  return /^[0-9a-f]{64}$/.test(hash) ? hash : undefined;
+}
+
+function varIntSize(n: number): number {
+  return n < 0xfd ? 1 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
+}
+
+/**
+ * BridgeUtils.calculatePegoutTxSize for a P2SH-P2WSH federation (calculateSegwitTxSize): the
+ * serialized size of a tx with `outputs` P2SH outputs and no inputs, plus 36 bytes per input, plus
+ * threshold x inputs x 72 signature bytes and the redeem script per input; weight = total + 3 x base.
+ */
+export function segwitPegoutTxSize(federation: Federation, inputs: number, outputs: number): number {
+  const p2shOutputSize = 8 + 1 + 23; // value, script length, OP_HASH160 <20> OP_EQUAL
+  const serialized = 4 + varIntSize(0) + varIntSize(outputs) + outputs * p2shOutputSize + 4;
+  const baseSize = serialized + inputs * SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE;
+  const signingSize = federation.threshold * inputs * PEGOUT_SIGNATURE_SIZE;
+  const totalSize = baseSize + signingSize + inputs * federation.redeemScript.length;
+  return Math.floor((totalSize + 3 * baseSize) / 4);
+}
+
+/**
+ * BridgeSupport.getEstimatedFeesForNextPegOutEvent with RSKIP271/305/385 active: the peg-out
+ * simulation needs federation UTXOs, which a devnode never has, so rskj falls back to
+ * getEstimatedFeesFromInputsAndOutputsCount: (queued + 2) outputs, 2 inputs, feePerKb x size / 1000.
+ */
+export function estimatedFeesForNextPegOutEvent(queuedPegouts: number, feePerKb: bigint, federation: Federation): bigint {
+  const size = segwitPegoutTxSize(federation, 2, queuedPegouts + 2);
+  return (feePerKb * BigInt(size)) / 1000n;
+}
+
+type Getter = (args: AbiValue[]) => AbiValue[] | undefined;
+
+export const GETTERS: Record<string, Getter> = {
+  getFederationAddress: () => [activeFederation().address],
+  getFederationSize: () => [BigInt(activeFederation().members.length)],
+  getFederationThreshold: () => [BigInt(activeFederation().threshold)],
+  getFederationCreationTime: () => [activeFederation().creationTimeSeconds],
+  getFederationCreationBlockNumber: () => [activeFederation().creationBlockNumber],
+  getFederatorPublicKeyOfType: ([index, type]) => {
+    const keyType = type as string;
+    if (keyType !== 'btc' && keyType !== 'rsk' && keyType !== 'mst') return undefined; // KeyType.byValue throws
+    const key = federatorPublicKey(activeFederation(), BigInt(javaIntValue(index as bigint)), keyType as FederationKeyType);
+    return key ? [key] : undefined;
+  },
+  getMinimumLockTxValue: () => [MINIMUM_PEGIN_TX_VALUE_SATOSHIS],
+  getLockingCap: () => [INITIAL_LOCKING_CAP_SATOSHIS],
+  getFeePerKb: () => [GENESIS_FEE_PER_KB_SATOSHIS],
+  getBtcBlockchainBestChainHeight: () => [BigInt(btcChainHead().height)],
+  getBtcBlockchainInitialBlockHeight: () => [BigInt(emulatedBridgeState().btcChain[0]!.height)],
+  getBtcBlockchainBlockHashAtDepth: ([depth]) => {
+    const chain = emulatedBridgeState().btcChain;
+    const d = javaIntValue(depth as bigint);
+    const maxDepth = btcChainHead().height - chain[0]!.height;
+    if (d < 0 || d > maxDepth) return undefined; // IndexOutOfBoundsException "Depth must be between 0 and N"
+    return [hexToBytes(chain[chain.length - 1 - d]!.hash)];
+  },
+  getBtcBlockchainBestBlockHeader: () => [hexToBytes(btcChainHead().header)],
+  isBtcTxHashAlreadyProcessed: ([hash]) => {
+    const h = parseBtcTxHash(hash as string);
+    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.has(h)];
+  },
+  getBtcTxHashProcessedHeight: ([hash]) => {
+    const h = parseBtcTxHash(hash as string);
+    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.get(h) ?? BTC_TX_NOT_PROCESSED_HEIGHT];
+  },
+  getActivePowpegRedeemScript: () => [activeFederation().redeemScript],
+  getNextPegoutCreationBlockNumber: () => [emulatedBridgeState().nextPegoutHeight],
+  getQueuedPegoutsCount: () => [BigInt(emulatedBridgeState().queuedPegouts)],
+  getEstimatedFeesForNextPegOutEvent: () => [
+    estimatedFeesForNextPegOutEvent(emulatedBridgeState().queuedPegouts, GENESIS_FEE_PER_KB_SATOSHIS, activeFederation()),
+  ],
+};

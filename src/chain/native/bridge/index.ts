@@ -1,0 +1,102 @@
+/**
+ * The Bridge native contract (0x0000000000000000000000000000000001000006), following rskj's
+ * co/rsk/peg/Bridge.java: parse the call (selector + ABI arguments), charge the method's fixed
+ * cost plus 2 gas per byte of data (getGasForData), refuse local-only methods outside local calls
+ * (validateLocalCall) and non-static methods under STATICCALL (validateCallMessageType), run the
+ * method, ABI-encode its result.
+ *
+ * How a failure looks (rskj Bridge.execute throws VMException):
+ * - called by a contract (Program.executePrecompiledAndHandleError, RSKIP197): the CALL pushes 0,
+ *   returns no data, state rolls back, and only the method's required gas is spent -> 'revert'
+ *   with empty data and gasUsed = required gas;
+ * - called by the transaction itself (TransactionExecutor): the tx fails with an exception, which is
+ *   not a REVERT (eth_call answers "0x" without error) and pays its whole gas limit -> 'failure'.
+ */
+import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import type { NativeCall, NativeContract, NativeResult } from '../types.js';
+import { AbiDecodeError, decodeAbi, encodeAbi, selectorHex, selectorOf, type AbiValue } from './abi.js';
+import { GETTERS } from './getters.js';
+import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
+
+export const BRIDGE_ADDRESS = hexToBytes('0000000000000000000000000000000001000006');
+
+const BY_SELECTOR = new Map<string, BridgeMethod>();
+for (const method of BRIDGE_METHODS) {
+  const dynamic = DYNAMIC_SELECTORS[method.name];
+  const selector = dynamic
+    ? selectorOf(dynamic.slice(0, dynamic.indexOf('(')), dynamic.slice(dynamic.indexOf('(') + 1, -1).split(','))
+    : selectorOf(method.name, method.inputs);
+  BY_SELECTOR.set(selectorHex(selector), method);
+}
+
+export function bridgeMethodBySelector(selector: Uint8Array): BridgeMethod | undefined {
+  return BY_SELECTOR.get(bytesToHex(selector));
+}
+
+function fail(call: NativeCall, requiredGas: bigint): NativeResult {
+  if (call.depth > 0) return { returnValue: new Uint8Array(0), gasUsed: requiredGas, error: 'revert' };
+  return { returnValue: new Uint8Array(0), gasUsed: call.gasLimit, error: 'failure' };
+}
+
+function ok(method: BridgeMethod, values: AbiValue[], gasUsed: bigint): NativeResult {
+  return { returnValue: encodeAbi(method.outputs, values), gasUsed };
+}
+
+interface Parsed {
+  method: BridgeMethod;
+  args: AbiValue[];
+}
+
+/** Bridge.parseData: undefined for 1-3 byte data, an unknown selector, or arguments that do not decode. */
+function parse(data: Uint8Array): Parsed | undefined {
+  if (data.length < 4) return undefined; // empty data is releaseBtc in rskj (not emulated here either)
+  const method = bridgeMethodBySelector(data.subarray(0, 4));
+  if (!method) return undefined;
+  if (DYNAMIC_SELECTORS[method.name]) return { method, args: [] };
+  try {
+    return { method, args: decodeAbi(method.inputs, data.subarray(4)) };
+  } catch (e) {
+    if (e instanceof AbiDecodeError) return undefined;
+    throw e;
+  }
+}
+
+function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array): bigint {
+  if (!parsed) return UNPARSABLE_DATA_COST;
+  const cost = parsed.method.name === 'receiveHeaders' ? RECEIVE_HEADERS_BASE_COST : parsed.method.cost;
+  return cost + 2n * BigInt(data.length);
+}
+
+export async function callBridge(call: NativeCall): Promise<NativeResult> {
+  const parsed = parse(call.data);
+  const requiredGas = requiredGasFor(parsed, call.data);
+  // Program.callToPrecompiledAddress / TransactionExecutor: not enough gas -> no execution, gas gone.
+  if (requiredGas > call.gasLimit) return { returnValue: new Uint8Array(0), gasUsed: call.gasLimit, error: 'out of gas' };
+  if (!parsed) return fail(call, requiredGas); // "Invalid data given" (BridgeIllegalArgumentException)
+  const { method, args } = parsed;
+  if (method.localOnly && !call.localCall) return fail(call, requiredGas); // "Non-local-call to …"
+  if (call.isStatic && !method.allowStatic) return fail(call, requiredGas); // "Call type (STATICCALL) not accepted by …"
+
+  const behaviour = method.behaviour;
+  switch (behaviour.kind) {
+    case 'read': {
+      const values = GETTERS[method.name]!(args);
+      return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
+    }
+    case 'unauthorised-code':
+      return ok(method, [behaviour.code], requiredGas);
+    case 'increase-locking-cap':
+      // Bridge.increaseLockingCap -> BridgeUtils.getCoinFromBigInteger, then a cap <= 0 throws.
+      if ((args[0] as bigint) <= 0n) return fail(call, requiredGas);
+      return ok(method, [false], requiredGas);
+    case 'federation-only':
+    case 'not-emulated':
+      return fail(call, requiredGas);
+  }
+}
+
+export const bridgeContract: NativeContract = {
+  address: BRIDGE_ADDRESS,
+  name: 'Bridge',
+  call: callBridge,
+};

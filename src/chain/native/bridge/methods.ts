@@ -1,0 +1,107 @@
+/**
+ * The Bridge's method table, from rskj co/rsk/peg/BridgeMethods.java (regtest: every RSKIP active,
+ * so only the methods enabled after all upgrades are listed): wire signature, fixed gas cost,
+ * whether rskj allows it only in local calls (`fixedPermission(true)`), whether STATICCALL may
+ * reach it (`CallTypeHelper.ALLOW_STATIC_CALL`, RSKIP417), and how the node answers it.
+ */
+import type { AbiType } from './abi.js';
+
+export type Behaviour =
+  /** Emulated: answered by GETTERS[name]. */
+  | { kind: 'read' }
+  /** Not emulated; fails as rskj fails for a caller outside the federation (VMException). */
+  | { kind: 'federation-only' }
+  /** Not emulated; returns rskj's response code for an unauthorised caller. */
+  | { kind: 'unauthorised-code'; code: bigint }
+  /** increaseLockingCap: unauthorised -> false; a cap <= 0 throws first (LockingCapSupportImpl). */
+  | { kind: 'increase-locking-cap' }
+  /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
+  | { kind: 'not-emulated' };
+
+export interface BridgeMethod {
+  name: string;
+  inputs: AbiType[];
+  outputs: AbiType[];
+  /** BridgeMethods fixedCost; the call also pays 2 gas per byte of call data (Bridge.getGasForData). */
+  cost: bigint;
+  /** BridgeMethods fixedPermission(true): refused outside local calls (Bridge.validateLocalCall, RSKIP88). */
+  localOnly: boolean;
+  /** CallTypeHelper.ALLOW_STATIC_CALL; the others are RESTRICTED_TO_CALL (Bridge.validateCallMessageType). */
+  allowStatic: boolean;
+  behaviour: Behaviour;
+}
+
+const READ = { kind: 'read' } as const;
+const FED_ONLY = { kind: 'federation-only' } as const;
+const NOT_EMULATED = { kind: 'not-emulated' } as const;
+/** WhitelistResponseCode / FeePerKbResponseCode / FederationChangeResponseCode UNAUTHORIZED_CALLER. */
+const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
+
+function m(
+  name: string,
+  inputs: AbiType[],
+  outputs: AbiType[],
+  cost: number,
+  localOnly: boolean,
+  allowStatic: boolean,
+  behaviour: Behaviour,
+): BridgeMethod {
+  return { name, inputs, outputs, cost: BigInt(cost), localOnly, allowStatic, behaviour };
+}
+
+export const BRIDGE_METHODS: BridgeMethod[] = [
+  // Read methods the node answers (issue 10's list).
+  m('getFederationAddress', [], ['string'], 11_000, true, true, READ),
+  m('getFederationSize', [], ['int256'], 10_000, true, true, READ),
+  m('getFederationThreshold', [], ['int256'], 11_000, true, true, READ),
+  m('getFederationCreationTime', [], ['int256'], 10_000, true, true, READ),
+  m('getFederationCreationBlockNumber', [], ['int256'], 10_000, true, true, READ),
+  m('getFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 10_000, true, true, READ),
+  m('getMinimumLockTxValue', [], ['int256'], 2_000, true, true, READ),
+  m('getLockingCap', [], ['int256'], 3_000, true, true, READ),
+  m('getFeePerKb', [], ['int256'], 2_000, true, true, READ),
+  // getBtcBlockchainBestChainHeightOnlyAllowsLocalCalls: local-only until RSKIP220, open after.
+  m('getBtcBlockchainBestChainHeight', [], ['int256'], 19_000, false, true, READ),
+  m('getBtcBlockchainInitialBlockHeight', [], ['int256'], 20_000, true, true, READ),
+  m('getBtcBlockchainBlockHashAtDepth', ['int256'], ['bytes'], 20_000, true, true, READ),
+  m('getBtcBlockchainBestBlockHeader', [], ['bytes'], 3_800, false, true, READ),
+  m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
+  m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
+  m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
+  m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, READ),
+  m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, READ),
+  m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, READ),
+
+  // State-changing methods: not emulated, they answer as for a caller without authority.
+  m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
+  m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
+  m('updateCollections', [], [], 48_000, false, false, FED_ONLY),
+  m('addSignature', [], [], 70_000, false, false, FED_ONLY), // inputs (bytes,bytes[],bytes): DYNAMIC_SELECTORS
+  m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
+  m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
+  m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
+  m('setLockWhitelistDisableBlockDelay', ['int256'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
+  m('voteFeePerKbChange', ['int256'], ['int256'], 10_000, false, false, UNAUTHORISED_10),
+  m('createFederation', [], ['int256'], 11_000, false, false, UNAUTHORISED_10),
+  m('addFederatorPublicKeyMultikey', ['bytes', 'bytes', 'bytes'], ['int256'], 13_000, false, false, UNAUTHORISED_10),
+  m('commitFederation', ['bytes'], ['int256'], 38_000, false, false, UNAUTHORISED_10),
+  m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
+  m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
+  m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
+  m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, NOT_EMULATED),
+];
+
+/**
+ * Methods whose inputs include arrays (which this coder does not decode): matched by selector, so
+ * they fail as rskj fails for them on a devnode without decoding the arguments.
+ * receiveHeaders(bytes[]): BridgeMethods cost is Bridge.receiveHeadersGetCost (25,000 + 3,500 per
+ * extra header after RSKIP132); we charge the one-header cost.
+ */
+export const DYNAMIC_SELECTORS: Record<string, string> = {
+  receiveHeaders: 'receiveHeaders(bytes[])',
+  addSignature: 'addSignature(bytes,bytes[],bytes)',
+};
+export const RECEIVE_HEADERS_BASE_COST = 25_000n;
+
+/** Bridge.getGasForData charges releaseBtc's cost when the data does not parse (no data cost). */
+export const UNPARSABLE_DATA_COST = 23_000n;

@@ -1,0 +1,179 @@
+/**
+ * The native contracts this node answers, and their plumbing into @ethereumjs/evm as custom
+ * precompiles (rskj PrecompiledContracts.getContractForAddress).
+ *
+ * A precompile's input is only {data, gasLimit, common, _EVM}. What a native contract also needs:
+ * - caller, value, depth, static flag: the Message of the native frame. Each EVM built by
+ *   Execution.vm() gets one synchronous 'beforeMessage' listener (trackNativeFrames) that keeps
+ *   the last message addressed to a native contract's address, and the caller of the depth-0
+ *   message (tx.origin). Native contracts never call out, so no other message starts between that
+ *   message's 'beforeMessage' and its precompile running. The listener does one byte comparison
+ *   for an ordinary message and nothing per opcode; the EVM already fetches the listener list for
+ *   every message.
+ * - the executing block: the EVM's `_block` (what runTx/runCall were given, built by
+ *   Execution.contextBlock; the COINBASE the natives see is the miner, carried in prevRandao).
+ *   rskj gives natives a block with the executing block's number, timestamp, coinbase (miner),
+ *   difficulty, gas limit and parent (Program.callToPrecompiledAddress).
+ * - the chain's blocks: `NativeEnvironment.blockAt`, passed from the chain through Execution.
+ */
+import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address } from '@ethereumjs/util';
+import type { RskBlock } from '../block.js';
+import type { CustomPrecompile, PrecompileFunc } from '../evm/types.js';
+import { blockHeaderContract } from './block-header.js';
+import { bridgeContract } from './bridge/index.js';
+import { environmentContract } from './environment.js';
+import { hdWalletUtilsContract } from './hd-wallet-utils.js';
+import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
+import type { NativeCall, NativeContract, NativeResult } from './types.js';
+
+/**
+ * The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/; REMASC
+ * (…01000008) joins when ./remasc/ exports `remascContract`.
+ */
+// NATIVE CONTRACT STILL TO REGISTER: remascContract (./remasc/index.js), not written yet.
+export const NATIVE_CONTRACTS: readonly NativeContract[] = [
+  bridgeContract,
+  hdWalletUtilsContract,
+  blockHeaderContract,
+  environmentContract,
+  secp256k1AddContract,
+  secp256k1MulContract,
+];
+
+/** What the chain provides to native contracts. */
+export interface NativeEnvironment {
+  /** A canonical block by number. */
+  blockAt(number: bigint): Promise<RskBlock | undefined>;
+}
+
+/** The native frame's message, as @ethereumjs/evm's Message has it. */
+interface FrameMessage {
+  caller: Address;
+  depth: number;
+  value: bigint;
+  isStatic: boolean;
+  to?: Address;
+  /** Set for DELEGATECALL/CALLCODE (the code runs in `to`'s context). */
+  _codeAddress?: Address;
+}
+
+interface FrameState {
+  /** The last message addressed to a native contract. */
+  native?: FrameMessage;
+  /** tx.origin: the caller of the depth-0 message. */
+  origin?: Address;
+}
+
+/** The fields of the EVM's block header that native contracts read (Execution.contextBlock). */
+interface ContextHeader {
+  number: bigint;
+  timestamp: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  prevRandao: Uint8Array;
+  baseFeePerGas?: bigint;
+}
+
+/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
+export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
+
+const frames = new WeakMap<object, FrameState>();
+const EMPTY = new Uint8Array(0);
+
+/** Native addresses are 0x00…0001 00 00 XX: the last byte set of the registered contracts. */
+function nativeLastBytes(contracts: readonly NativeContract[]): Set<number> {
+  const last = new Set<number>();
+  for (const c of contracts) {
+    const a = c.address;
+    if (a.length !== 20 || a[16] !== 1 || a[17] !== 0 || a[18] !== 0 || a.subarray(0, 16).some((b) => b !== 0)) {
+      throw new Error(`native contract ${c.name}: address outside 0x…0100 00xx`);
+    }
+    last.add(a[19]!);
+  }
+  return last;
+}
+
+/**
+ * Records, on `evm`, what native contracts need of their frame. Call once per EVM that runs
+ * `nativePrecompiles`.
+ */
+export function trackNativeFrames(evm: EVM, contracts: readonly NativeContract[] = NATIVE_CONTRACTS): void {
+  const last = nativeLastBytes(contracts);
+  const state: FrameState = {};
+  frames.set(evm, state);
+  evm.events.on('beforeMessage', (message: FrameMessage) => {
+    if (message.depth === 0) state.origin = message.caller;
+    // A creation has neither `to` nor a code address (its getter throws then).
+    const code = message._codeAddress ?? message.to;
+    if (code === undefined) return;
+    const b = code.bytes;
+    if (b[16] === 1 && b[17] === 0 && b[18] === 0 && last.has(b[19]!) && isZeroPrefix(b)) state.native = message;
+  });
+}
+
+function isZeroPrefix(b: Uint8Array): boolean {
+  for (let i = 0; i < 16; i++) if (b[i] !== 0) return false;
+  return true;
+}
+
+function toExecResult(result: NativeResult, gasLimit: bigint): ExecResult {
+  switch (result.error) {
+    case undefined:
+      return { returnValue: result.returnValue, executionGasUsed: result.gasUsed, logs: result.logs };
+    case 'revert':
+      return { returnValue: result.returnValue, executionGasUsed: result.gasUsed, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
+    case 'out of gas':
+      return { returnValue: EMPTY, executionGasUsed: gasLimit, exceptionError: new EVMError(EVMError.errorMessages.OUT_OF_GAS) };
+    default:
+      // RSKIP197: the call fails, its price is charged, nothing is returned. The error is the one
+      // the RSK precompiles use for a failure (evm/precompiles.ts).
+      return {
+        returnValue: EMPTY,
+        executionGasUsed: result.gasUsed < gasLimit ? result.gasUsed : gasLimit,
+        exceptionError: new EVMError(EVMError.errorMessages.INVALID_INPUT_LENGTH),
+      };
+  }
+}
+
+/** The `customPrecompiles` that put `contracts` at their addresses. */
+export function nativePrecompiles(env: NativeEnvironment, contracts: readonly NativeContract[] = NATIVE_CONTRACTS): CustomPrecompile[] {
+  const headerAt = async (n: bigint) => (await env.blockAt(n))?.header;
+  return contracts.map((contract) => {
+    const fn: PrecompileFunc = async (input) => {
+      const evm = input._EVM as unknown as EVM & { _block?: { header: ContextHeader; [LOCAL_CALL]?: boolean } };
+      const frame = frames.get(evm);
+      const message = frame?.native;
+      if (frame === undefined || message === undefined) {
+        throw new Error(`native contract ${contract.name}: the EVM does not track native frames (trackNativeFrames)`);
+      }
+      const block = evm._block;
+      if (block === undefined) throw new Error(`native contract ${contract.name}: no block context`);
+      const header = block.header;
+      const call: NativeCall = {
+        data: input.data,
+        gasLimit: input.gasLimit,
+        caller: message.caller.bytes,
+        origin: (frame.origin ?? message.caller).bytes,
+        value: message.value,
+        depth: message.depth,
+        isStatic: message.isStatic,
+        block: {
+          number: header.number,
+          timestamp: header.timestamp,
+          coinbase: header.prevRandao.subarray(12),
+          minimumGasPrice: header.baseFeePerGas ?? 0n,
+          gasLimit: header.gasLimit,
+          difficulty: header.difficulty,
+        },
+        headerAt,
+        blockAt: (n) => env.blockAt(n),
+        localCall: block[LOCAL_CALL] === true,
+        state: evm.stateManager as MerkleStateManager,
+      };
+      return toExecResult(await contract.call(call), input.gasLimit);
+    };
+    return { address: new Address(contract.address), function: fn };
+  });
+}

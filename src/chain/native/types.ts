@@ -1,0 +1,65 @@
+/**
+ * RSK's native contracts (rskj `co.rsk.pcc` and `co.rsk.peg`): contracts whose code is the node
+ * itself, at fixed addresses (Bridge 0x…01000006, REMASC 0x…01000008, HDWalletUtils 0x…01000009,
+ * BlockHeader 0x…01000010, Environment 0x…01000011, secp256k1 add/mul 0x…01000016/17). Each one is
+ * a `NativeContract`; `registry.ts` turns them into the EVM's custom precompiles.
+ */
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import type { RskBlock } from '../block.js';
+import type { RskHeader } from '../header.js';
+
+/** What a native contract sees of the call that reached it. */
+export interface NativeCall {
+  /** ABI-encoded call data (selector first). */
+  data: Uint8Array;
+  gasLimit: bigint;
+  /** msg.sender: the account that called the native contract. */
+  caller: Uint8Array;
+  /** tx.origin: the account that sent the transaction (or the eth_call's from). */
+  origin: Uint8Array;
+  value: bigint;
+  /** Call depth of the native contract's frame (0 when a transaction calls it directly). */
+  depth: number;
+  /**
+   * rskj `Transaction.isLocalCallTransaction()`: true when the whole execution is an eth_call or
+   * eth_estimateGas (rskj propagates it to every nested call), false for a mined transaction.
+   * The Bridge's "local call only" methods refuse non-local calls.
+   */
+  localCall: boolean;
+  /** STATICCALL context: no state changes allowed. */
+  isStatic: boolean;
+  /** The block being executed (mined, pending or the target of eth_call). */
+  block: { number: bigint; timestamp: bigint; coinbase: Uint8Array; minimumGasPrice: bigint; gasLimit: bigint; difficulty: bigint };
+  /** Headers of blocks the node keeps, by number (BlockHeader reads the chain by depth). */
+  headerAt(number: bigint): Promise<RskHeader | undefined>;
+  /**
+   * Blocks the node keeps, by number (hash and total difficulty along with the header). Always set
+   * by the registry; optional so that direct callers (unit tests) need not provide it.
+   */
+  blockAt?(number: bigint): Promise<RskBlock | undefined>;
+  /** The executing state (a native contract with storage reads and writes its own account here). */
+  state: MerkleStateManager;
+}
+
+export interface NativeResult {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  /**
+   * Set when the call fails: 'revert' keeps returnValue as revert data and charges gasUsed;
+   * 'out of gas' burns all the gas given; 'failure' (rskj: an exception inside the native method)
+   * returns nothing and charges gasUsed only, as rskj does after RSKIP197
+   * (Program.executePrecompiledAndHandleError refunds `gas - requiredGas`).
+   */
+  error?: 'revert' | 'out of gas' | 'failure';
+  /** Why the call failed (rskj's exception message), for logs and traces; never returned on chain. */
+  message?: string;
+  /** Logs the call emits (rskj's Bridge events): [address, topics, data], kept only on success. */
+  logs?: [address: Uint8Array, topics: Uint8Array[], data: Uint8Array][];
+}
+
+export interface NativeContract {
+  /** 20-byte address. */
+  address: Uint8Array;
+  name: string;
+  call(call: NativeCall): Promise<NativeResult>;
+}
