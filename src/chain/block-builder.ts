@@ -7,13 +7,14 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { type VM, runTx } from '@ethereumjs/vm';
+import { Bloom, type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
 import { ChainError } from './errors.js';
 import type { BlockContext, Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 import type { PoolTx } from './mempool.js';
+import { processMinersFees } from './native/remasc/index.js';
 import { type ReceiptRecord, encodeRskReceipt } from './receipt.js';
 import { type TxRecord, remascTransaction } from './transaction.js';
 
@@ -123,18 +124,31 @@ export async function buildBlock(
     included.push(candidate);
   }
 
-  // REMASC closes the block; like rskj it advances the zero sender's nonce (nonce = number - 1).
+  // REMASC closes the block; like rskj it advances the zero sender's nonce (nonce = number - 1)
+  // and runs REMASC's processMinersFees (native/remasc/): fees of block number - maturity join
+  // the reward balance, and the matured share is paid out. Its payments log to its receipt.
   const remasc = remascTransaction(number);
   const zeroAccount = (await stateManager.getAccount(ZERO)) ?? new Account();
   zeroAccount.nonce += 1n;
   await stateManager.putAccount(ZERO, zeroAccount);
+  const remascLogs = await processMinersFees(stateManager, {
+    number,
+    minimumGasPrice: template.minimumGasPrice,
+    blockAt: execution.blocks,
+  });
+  const remascBloom = new Bloom();
+  for (const [address, topics] of remascLogs) {
+    remascBloom.add(address);
+    for (const topic of topics) remascBloom.add(topic);
+  }
+  for (let i = 0; i < BLOOM_BYTES; i++) logsBloom[i]! |= remascBloom.bitvector[i]!;
   transactions.push(remasc);
   receipts.push({
     success: true,
     cumulativeGasUsed: context.gasUsed,
     gasUsed: 0n,
-    logsBloom: new Uint8Array(BLOOM_BYTES),
-    logs: [],
+    logsBloom: remascBloom.bitvector,
+    logs: remascLogs.map(([address, topics, data]) => ({ address, topics, data })),
     contractAddress: undefined,
   });
 

@@ -58,7 +58,8 @@ export class Execution {
 
   constructor(
     readonly common: Common,
-    private readonly blocks: BlockLookup,
+    /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
+    readonly blocks: BlockLookup,
   ) {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.

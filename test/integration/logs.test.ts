@@ -5,7 +5,7 @@
  * boundaries, bad filter input, and the separation of the two networks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Interface, id as eventId, getAddress } from 'ethers';
+import { AbiCoder, Interface, id as eventId, getAddress, toUtf8Bytes, zeroPadValue } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
 import { type RpcLog, topicOf, word } from '../helpers/logs.js';
@@ -21,6 +21,9 @@ const INCREMENTED = eventId('Incremented(uint256)');
 const CHILD_CREATED = eventId('ChildCreated(address,uint256)');
 const CREATED = eventId('Created(address,uint256)');
 const OTHER = '0x00000000000000000000000000000000000000a1';
+const REMASC = '0x0000000000000000000000000000000001000008';
+/** rskj RemascContract.MINING_FEE_TOPIC: DataWord.fromString("mining_fee_topic"). */
+const MINING_FEE_TOPIC = zeroPadValue(toUtf8Bytes('mining_fee_topic'), 32);
 
 const hexNum = (n: bigint | number) => `0x${n.toString(16)}`;
 
@@ -371,9 +374,13 @@ describe('eth_getLogs (default caps)', () => {
     const all = await getLogs(url, { fromBlock: '0x0', toBlock: 'latest', address: token });
     // blocks 1, 4 (two), 5, 9, and the last
     expect(all.map((l) => Number(l.blockNumber))).toEqual([1, 4, 4, 5, 9, last]);
-    // exactly 2,000 blocks ending at the head: only the last transfer
+    // exactly 2,000 blocks ending at the head: only the last transfer, beside REMASC's payout logs
+    // (the fees of the blocks above mature in this window and REMASC logs each payment).
     const window = await getLogs(url, { fromBlock: hexNum(last - 1999), toBlock: hexNum(last) });
-    expect(window.map((l) => l.transactionHash)).toEqual([hash]);
+    const remasc = window.filter((l) => l.address.toLowerCase() === REMASC);
+    expect(window.filter((l) => l.address.toLowerCase() !== REMASC).map((l) => l.transactionHash)).toEqual([hash]);
+    expect(remasc.length).toBeGreaterThan(0);
+    for (const l of remasc) expect(l.topics[0]).toBe(MINING_FEE_TOPIC);
   });
 });
 

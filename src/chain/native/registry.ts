@@ -25,16 +25,14 @@ import { blockHeaderContract } from './block-header.js';
 import { bridgeContract } from './bridge/index.js';
 import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
+import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
 import type { NativeCall, NativeContract, NativeResult } from './types.js';
 
-/**
- * The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/; REMASC
- * (…01000008) joins when ./remasc/ exports `remascContract`.
- */
-// NATIVE CONTRACT STILL TO REGISTER: remascContract (./remasc/index.js), not written yet.
+/** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
   bridgeContract,
+  remascContract,
   hdWalletUtilsContract,
   blockHeaderContract,
   environmentContract,
