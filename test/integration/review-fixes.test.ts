@@ -164,3 +164,19 @@ describe('personal_ answered a wrong passphrase with -32603', () => {
     expect(COW1.address).not.toBe(created);
   });
 });
+
+describe('REMASC logged payments it could not make after hardhat_setBalance emptied it', () => {
+  it('each payment log states the value that really moved', async () => {
+    const { testnetUrl: url } = await start();
+    const remasc = '0x0000000000000000000000000000000001000008';
+    // Priced high enough (79 × the minimum) that a fifth of the reward passes RSKIP85's minimum.
+    for (let i = 0; i < 3; i++) await call(url, 'eth_sendTransaction', [{ from: COW.address, to: OTHER, value: '0x1', gasPrice: '0x11a86a900' }]);
+    await call(url, 'hardhat_setBalance', [remasc, '0x0']);
+    await call(url, 'hardhat_mine', ['0x10']);
+    const logs = await call(url, 'eth_getLogs', [{ address: remasc, fromBlock: '0x0', toBlock: 'latest' }]);
+    expect(logs.length).toBeGreaterThan(0);
+    // data = RLP [block hash (32 bytes), value]: with nothing to pay, every value is empty (0).
+    for (const log of logs) expect(log.data.slice(-2)).toBe('80');
+    expect(await call(url, 'eth_getBalance', [remasc, 'latest'])).toBe('0x0');
+  });
+});

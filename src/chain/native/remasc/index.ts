@@ -135,7 +135,8 @@ async function payMiningFees(state: MerkleStateManager, logs: RemascLog[], block
   const recipient = await ensureAccount(state, recipientAddress);
   recipient.balance += paid;
   await state.putAccount(recipientAddress, recipient);
-  logs.push([REMASC_ADDRESS, [MINING_FEE_TOPIC, setLengthLeft(to, 32)], RLP.encode([blockHash, value])]);
+  // The log states what moved: after such a cut it may be less than rskj's books say was due.
+  logs.push([REMASC_ADDRESS, [MINING_FEE_TOPIC, setLengthLeft(to, 32)], RLP.encode([blockHash, paid])]);
 }
 
 /** What the REMASC transaction of a block needs to know. */
