@@ -1,4 +1,5 @@
 /** Starts a real node on an ephemeral port for integration tests. */
+import { afterEach } from 'vitest';
 import { createNode, type DevNode, type NodeOptions } from '../../src/index.js';
 
 export const TESTNET_KEY = 'test-key-testnet';
@@ -39,6 +40,19 @@ export async function startTestNode(options: NodeOptions = {}): Promise<TestNode
     testnetUrl: `${server.url}/${TESTNET_KEY}`,
     mainnetUrl: `${server.url}/${MAINNET_KEY}`,
     close: () => node.close(),
+  };
+}
+
+/** A test file's `start`: every node it starts is closed after each test. */
+export function nodesClosedAfterEach(): (options?: NodeOptions) => Promise<TestNode> {
+  const nodes: TestNode[] = [];
+  afterEach(async () => {
+    await Promise.all(nodes.splice(0).map((t) => t.close()));
+  });
+  return async (options) => {
+    const t = await startTestNode(options);
+    nodes.push(t);
+    return t;
   };
 }
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcProvider } from 'ethers';
 import { createTestClient, defineChain, http } from 'viem';
-import { call, COW, COW1, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
 
 const TWO_POW_64 = 2n ** 64n;
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
@@ -15,15 +15,9 @@ const READS_TIMESTAMP = '0x4260005260206000f3';
 const READS_BLOCKHASH_0 = '0x60004060005260206000f3';
 const OTHER = '0x00000000000000000000000000000000000000cc';
 
-const nodes: TestNode[] = [];
-async function start(): Promise<TestNode> {
-  const t = await startTestNode();
-  nodes.push(t);
-  return t;
-}
-afterEach(async () => {
+const start = nodesClosedAfterEach();
+afterEach(() => {
   vi.restoreAllMocks();
-  await Promise.all(nodes.splice(0).map((t) => t.close()));
 });
 
 function testClient(url: string, mode: 'anvil' | 'hardhat') {

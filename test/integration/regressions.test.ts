@@ -6,13 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Interface, Wallet, keccak256 } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { MAX_BLOCKS_PER_MINE } from '../../src/chain/chain.js';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, TESTNET_KEY, rpc, rpcRaw, startTestNode, type TestNode, waitFor } from '../helpers/node.js';
+import { call, COW, COW1, TESTNET_KEY, nodesClosedAfterEach, rpc, rpcRaw, waitFor } from '../helpers/node.js';
 
 const MIN_GAS_PRICE = 0x3938700n;
 const TWO_POW_32 = 2n ** 32n;
@@ -25,18 +25,8 @@ const INCREMENTED = reverterIface.getEvent('Incremented')!.topicHash;
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
 const word = (n: bigint | number) => `0x${n.toString(16).padStart(64, '0')}`;
 
-const nodes: TestNode[] = [];
 const tempDirs: string[] = [];
-
-async function start(options: Parameters<typeof startTestNode>[0] = {}): Promise<TestNode> {
-  const t = await startTestNode(options);
-  nodes.push(t);
-  return t;
-}
-
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((t) => t.close()));
-});
+const start = nodesClosedAfterEach();
 
 afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));

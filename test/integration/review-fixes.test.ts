@@ -5,26 +5,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createNode } from '../../src/index.js';
 import { MAX_HASHRATE_REPORTERS, WorkBook } from '../../src/chain/mining/work.js';
-import { call, COW, COW1, rpcError, startTestNode, TESTNET_KEY, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, nodesClosedAfterEach, rpcError, TESTNET_KEY } from '../helpers/node.js';
 
 const FRESH = '0x00000000000000000000000000000000000000f1';
 const OTHER = '0x00000000000000000000000000000000000000f2';
 const ONE_ETHER = 10n ** 18n;
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
 
-const nodes: TestNode[] = [];
 const dirs: string[] = [];
-async function start(options: Parameters<typeof startTestNode>[0] = {}): Promise<TestNode> {
-  const t = await startTestNode(options);
-  nodes.push(t);
-  return t;
-}
-afterEach(async () => {
-  await Promise.all(nodes.splice(0).map((t) => t.close()));
-});
+const start = nodesClosedAfterEach();
 afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
