@@ -28,6 +28,7 @@ import { type MiningWork, WORK_REFRESH_MS, WorkBook } from './mining/work.js';
 import { sealWithProof } from './mining/submit.js';
 import { OverlayDb } from './state-db.js';
 import { Snapshots } from './snapshots.js';
+import { MAX_TIMESTAMP, MinerClock, timestampTooLarge } from './miner-clock.js';
 import { impersonatedTransaction } from './impersonation.js';
 import { ChainStore } from './store.js';
 import { irregularStateMeta } from './store-keys.js';
@@ -121,16 +122,7 @@ export class Chain {
   /** Blocks handed to merged miners (mnr_getWork, eth_getWork), kept for their solutions. */
   readonly works = new WorkBook();
   private intervalTimer: NodeJS.Timeout | undefined;
-  /** evm_increaseTime: seconds added to the next block's clock, then cleared (rskj). */
-  private timeOffset = 0n;
-  /**
-   * Seconds the node's clock runs ahead of (or behind) the wall clock. A block mined at an explicit
-   * timestamp or with an evm_increaseTime offset sets it, so the clock continues from that block
-   * and time travel composes as in Hardhat and anvil.
-   */
-  private clockOffset = 0n;
-  /** evm_setNextBlockTimestamp: the exact timestamp of the next block. */
-  private nextTimestamp: bigint | undefined;
+  private readonly clock: MinerClock;
   private minGasPriceTarget = 0n;
   private gasLimitTarget = 0n;
   private readonly now: () => number;
@@ -145,6 +137,7 @@ export class Chain {
     this.chainId = BigInt(options.genesis.chainId);
     this.execution = new Execution(this.common, (n) => this.blockByNumber(n));
     this.now = options.now ?? Date.now;
+    this.clock = new MinerClock(this.now);
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
     this.minerMode = options.miner ?? 'internal';
     if (this.minerMode === 'external') this.automine = false;
@@ -427,9 +420,7 @@ export class Chain {
     }
     await this.serialize(async () => {
       // Checked before the first block, so a refused call mines nothing.
-      const first = this.nextTimestamp ?? maxBigInt(this.clock(this.nowSeconds()), this.headBlock.header.timestamp + 1n);
-      const last = first + (count > 0n ? count - 1n : 0n) * interval;
-      if (last > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(last));
+      this.clock.checkRun(this.headBlock.header.timestamp, count, interval);
       for (let i = 0n; i < count; i++) {
         await this.mineLocked(i === 0n ? undefined : this.headBlock.header.timestamp + interval);
         // Let HTTP, WebSocket and signals through now and then (an in-memory store never yields).
@@ -442,8 +433,8 @@ export class Chain {
     const parent = this.headBlock;
     const candidates = poolCandidates ?? (await this.poolCandidates(parent));
     const miner = await this.minerAt(parent);
-    const now = this.nowSeconds();
-    const timeTravel = timestamp !== undefined || this.nextTimestamp !== undefined || this.timeOffset !== 0n;
+    const now = this.clock.nowSeconds();
+    const timeTravel = this.clock.travels(timestamp);
     let block: RskBlock;
     let built: BuiltBlock;
     let receipts: BlockReceipts;
@@ -455,9 +446,7 @@ export class Chain {
     } catch (err) {
       this.miner = undefined;
       this.store.stateDb.discardPending();
-      // A clock setting that cannot be mined must not wedge every later block.
-      this.timeOffset = 0n;
-      this.nextTimestamp = undefined;
+      this.clock.clearPending();
       throw err;
     }
     miner.root = block.header.stateRoot;
@@ -466,9 +455,7 @@ export class Chain {
     this.viewVersion++;
     this.headBlock = block;
     this.settleParentState(parent);
-    if (timeTravel) this.clockOffset = block.header.timestamp - now;
-    this.timeOffset = 0n;
-    this.nextTimestamp = undefined;
+    this.clock.blockMined(block.header.timestamp, now, timeTravel);
     this.events.emit('block', block, receipts);
     return { block, built };
   }
@@ -493,24 +480,9 @@ export class Chain {
     return orderForBlock(this.pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
   }
 
-  private nowSeconds(): bigint {
-    return BigInt(Math.floor(this.now() / 1000));
-  }
-
-  /** The clock the next block reads: wall clock, the clock offset and the pending evm_increaseTime offset. */
-  private clock(now: bigint): bigint {
-    return now + this.clockOffset + this.timeOffset;
-  }
-
-  /**
-   * rskj's MinerClock: max(now + offset, parent + 1); an explicit timestamp (evm_mine's argument or
-   * evm_setNextBlockTimestamp) wins but never goes back to or before the parent.
-   */
+  /** The next block's fields on `parent` (rskj's block template). */
   private template(parent: RskBlock, now: bigint, explicit?: bigint) {
-    const wanted = explicit ?? this.nextTimestamp ?? this.clock(now);
-    const timestamp = wanted > parent.header.timestamp ? wanted : parent.header.timestamp + 1n;
-    // Entry points refuse what would pass this; the check keeps any path from sealing a bad header.
-    if (timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
+    const timestamp = this.clock.timestampFor(parent.header.timestamp, now, explicit);
     return {
       coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
       extraData: MINED_EXTRA_DATA,
@@ -528,7 +500,7 @@ export class Chain {
     const parentStateRoot = this.stateRootOf(parent);
     const stateManager = this.execution.stateManager(db, parentStateRoot);
     const executor = { stateManager, vm: await this.execution.vm(stateManager) };
-    const built = await buildBlock(this.execution, executor, parent, this.template(parent, this.nowSeconds()), candidates);
+    const built = await buildBlock(this.execution, executor, parent, this.template(parent, this.clock.nowSeconds()), candidates);
     return {
       ...built,
       db,
@@ -566,8 +538,7 @@ export class Chain {
         view,
         hashForMergedMining: await hashForMergedMining(view.header, (n) => this.blockByNumber(n)),
         parentStateRoot: view.parentStateRoot,
-        timeOffset: this.timeOffset,
-        nextTimestamp: this.nextTimestamp,
+        clock: this.clock.save(),
         handedOutAt: this.now(),
       });
     });
@@ -589,7 +560,7 @@ export class Chain {
       const { view } = work;
       if (!(view.db instanceof OverlayDb)) throw new Error('merged-mining work has no state overlay to commit');
       const receipts = blockReceipts(block, view.receipts);
-      const now = this.nowSeconds();
+      const now = this.clock.nowSeconds();
       try {
         // The pending block's state nodes join the block's atomic commit, as the miner's would.
         await this.store.stateDb.batch([...view.db.written()].map(([key, value]) => ({ type: 'put' as const, key, value })));
@@ -607,10 +578,10 @@ export class Chain {
       this.viewVersion++;
       this.settleParentState(this.headBlock);
       this.headBlock = block;
-      if (work.timeOffset === this.timeOffset && work.nextTimestamp === this.nextTimestamp && (work.timeOffset !== 0n || work.nextTimestamp !== undefined)) {
-        this.clockOffset = block.header.timestamp - now;
-        this.timeOffset = 0n;
-        this.nextTimestamp = undefined;
+      // The work used the pending clock settings; if they are still pending, this block used them up.
+      const pending = this.clock.save();
+      if (work.clock.timeOffset === pending.timeOffset && work.clock.nextTimestamp === pending.nextTimestamp && this.clock.travels()) {
+        this.clock.blockMined(block.header.timestamp, now, true);
       }
       this.events.emit('block', block, receipts);
       return { status: 'imported', block };
@@ -660,22 +631,15 @@ export class Chain {
   /** rskj: positive values add to the offset the next block consumes; returns the offset. */
   increaseTime(seconds: bigint): Promise<bigint> {
     return this.serialize(async () => {
-      const clock = this.clock(this.nowSeconds()) + seconds;
-      if (clock > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(clock));
-      if (seconds > 0n) this.timeOffset += seconds;
+      const offset = this.clock.increase(seconds);
       this.viewVersion++;
-      return this.timeOffset;
+      return offset;
     });
   }
 
   setNextBlockTimestamp(timestamp: bigint): Promise<void> {
     return this.serialize(async () => {
-      const latest = this.headBlock.header.timestamp;
-      if (timestamp <= latest) {
-        throw new ChainError('invalidArgument', `Timestamp ${timestamp} is lower than or equal to previous block's timestamp ${latest}`);
-      }
-      if (timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
-      this.nextTimestamp = timestamp;
+      this.clock.setNext(timestamp, this.headBlock.header.timestamp);
       this.viewVersion++;
     });
   }
@@ -685,9 +649,7 @@ export class Chain {
       this.snapshots.take({
         headNumber: this.headBlock.header.number,
         stateRoot: this.stateRootOf(this.headBlock),
-        timeOffset: this.timeOffset,
-        clockOffset: this.clockOffset,
-        nextTimestamp: this.nextTimestamp,
+        clock: this.clock.save(),
         pool: this.pool.entries(),
       }),
     );
@@ -699,9 +661,7 @@ export class Chain {
       const snapshot = this.snapshots.revertTo(id);
       if (snapshot === undefined) return false;
       await this.rewind(snapshot.headNumber, snapshot.stateRoot);
-      this.timeOffset = snapshot.timeOffset;
-      this.clockOffset = snapshot.clockOffset;
-      this.nextTimestamp = snapshot.nextTimestamp;
+      this.clock.restore(snapshot.clock);
       this.pool.restore(snapshot.pool);
       return true;
     });
@@ -713,9 +673,7 @@ export class Chain {
       this.snapshots.clear();
       const genesis = (await this.store.getBlock(0n))!;
       await this.rewind(0n, genesis.header.stateRoot);
-      this.timeOffset = 0n;
-      this.clockOffset = 0n;
-      this.nextTimestamp = undefined;
+      this.clock.reset();
       this.pool.clear();
     });
   }
@@ -835,18 +793,8 @@ const YIELD_EVERY_BLOCKS = 64n;
 /** Node's timers wait at most 2^31 - 1 ms; longer intervals would fire every millisecond. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** Header timestamps are 64-bit in RSK and Ethereum headers. */
-export const MAX_TIMESTAMP = 2n ** 64n - 1n;
 /** EIP-2681: a nonce of 2^64-1 can never be used, so an account nonce stays below it. */
 export const MAX_NONCE = 2n ** 64n - 1n;
-
-function timestampTooLarge(timestamp: bigint): string {
-  return `the next block's timestamp would be ${timestamp}, past 2^64-1 seconds, the largest a block header holds`;
-}
-
-function maxBigInt(a: bigint, b: bigint): bigint {
-  return a > b ? a : b;
-}
 
 /**
  * eth_sendTransaction fields the transaction cannot hold, refused with the pool's messages where

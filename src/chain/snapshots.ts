@@ -2,15 +2,14 @@
  * evm_snapshot bookkeeping with rskj's semantics (reference 10.2): ids count from 1; reverting to
  * an id keeps that snapshot usable and drops every later one.
  */
+import type { ClockSettings } from './miner-clock.js';
 import type { PoolTx } from './mempool.js';
 
 export interface ChainSnapshot {
   headNumber: bigint;
   /** The latest state root, which differs from the head header's after a state override. */
   stateRoot: Uint8Array;
-  timeOffset: bigint;
-  clockOffset: bigint;
-  nextTimestamp: bigint | undefined;
+  clock: ClockSettings;
   pool: PoolTx[];
 }
 

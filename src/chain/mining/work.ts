@@ -6,6 +6,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { PendingView } from '../chain.js';
+import type { ClockSettings } from '../miner-clock.js';
 import { powTarget } from '../merged-mining.js';
 
 /** rskj MinerServerImpl.CACHE_SIZE: templates kept for late solutions. */
@@ -30,9 +31,8 @@ export interface MiningWork {
   hashForMergedMining: Uint8Array;
   /** State root of the parent the block was built on (the head's may be overridden by test control). */
   parentStateRoot: Uint8Array;
-  /** evm_increaseTime offset and evm_setNextBlockTimestamp the template read; importing consumes them. */
-  timeOffset: bigint;
-  nextTimestamp: bigint | undefined;
+  /** The clock settings the template read (pending offset, next timestamp); importing uses them up. */
+  clock: ClockSettings;
   /** Wall-clock milliseconds when the work was first handed out. */
   handedOutAt: number;
 }

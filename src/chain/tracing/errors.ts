@@ -4,7 +4,8 @@
  * (core/vm/errors.go) for callTracer. The input is ethereumjs's EVMError text.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { type Frame, actualByte, opcodeName, stackInputs } from './recorder.js';
+import type { Frame } from './recorder.js';
+import { actualByte, opcodeName, stackInputs } from './opcode-names.js';
 
 const PROGRAM = 'org.ethereum.vm.program.Program';
 const RUNTIME = 'java.lang.RuntimeException';
