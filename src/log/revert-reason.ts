@@ -1,13 +1,10 @@
 /**
  * A revert's return data in words for the log: Solidity's `Error(string)` and `Panic(uint256)`,
- * else the custom error's selector. Decoded by hand: the runtime has no ABI library, and these two
- * shapes are fixed.
+ * else the raw data (a custom error's selector first).
  */
 import { bytesToHex } from '@ethereumjs/util';
+import { errorString, panicCode } from '../chain/revert-data.js';
 
-const ERROR_SELECTOR = '0x08c379a0';
-const PANIC_SELECTOR = '0x4e487b71';
-const WORD = 32;
 /** Longest revert data shown raw: enough to recognise a custom error without flooding the terminal. */
 const MAX_RAW_BYTES = 68;
 
@@ -27,28 +24,14 @@ const PANIC_CODES: Record<number, string> = {
 
 export function describeRevert(data: Uint8Array | undefined): string {
   if (data === undefined || data.length === 0) return 'reverted without a reason';
-  const selector = data.length >= 4 ? bytesToHex(data.subarray(0, 4)) : undefined;
-  if (selector === ERROR_SELECTOR) {
-    const reason = decodeErrorString(data.subarray(4));
-    // JSON quoting escapes control characters: a contract must not drive the terminal.
-    if (reason !== undefined) return `reverted: ${JSON.stringify(reason)}`;
-  }
-  if (selector === PANIC_SELECTOR && data.length === 4 + WORD) {
-    const code = BigInt(bytesToHex(data.subarray(4)));
-    const meaning = PANIC_CODES[Number(code)];
+  const reason = errorString(data);
+  // JSON quoting escapes control characters: a contract must not drive the terminal.
+  if (reason !== undefined) return `reverted: ${JSON.stringify(reason)}`;
+  const code = panicCode(data);
+  if (code !== undefined) {
+    const meaning = PANIC_CODES[code];
     return `reverted: panic 0x${code.toString(16).padStart(2, '0')}${meaning === undefined ? '' : ` (${meaning})`}`;
   }
   const shown = data.subarray(0, MAX_RAW_BYTES);
   return `reverted with data ${bytesToHex(shown)}${data.length > MAX_RAW_BYTES ? '...' : ''}`;
-}
-
-/** The string of an ABI-encoded `(string)`: offset word, length word, bytes. */
-function decodeErrorString(args: Uint8Array): string | undefined {
-  if (args.length < 2 * WORD) return undefined;
-  const offset = Number(BigInt(bytesToHex(args.subarray(0, WORD))));
-  if (offset + WORD > args.length) return undefined;
-  const length = Number(BigInt(bytesToHex(args.subarray(offset, offset + WORD))));
-  const start = offset + WORD;
-  if (start + length > args.length) return undefined;
-  return new TextDecoder().decode(args.subarray(start, start + length));
 }

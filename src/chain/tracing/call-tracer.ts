@@ -6,8 +6,9 @@
  * revertReason; a failed CREATE has no `to`; SELFDESTRUCT is a frame; with withLog, frames carry
  * their logs (dropped from failed frames and their children); onlyTopCall keeps only the top frame.
  */
-import { bytesToHex, bytesToUtf8 } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../addresses.js';
+import { errorString, panicCode } from '../revert-data.js';
 import { gethError } from './errors.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';
@@ -121,7 +122,7 @@ function survivingLogIndexes(root: Frame, start: number): Map<number, number> {
   return new Map(kept.map((seq, i) => [seq, start + i]));
 }
 
-/** geth's abi.UnpackRevert: Error(string) and Panic(uint256). */
+/** geth's abi.UnpackRevert wording of Panic(uint256) codes. */
 const PANIC_REASONS: Record<number, string> = {
   0x00: 'generic panic',
   0x01: 'assert(false)',
@@ -136,20 +137,8 @@ const PANIC_REASONS: Record<number, string> = {
 };
 
 export function decodeRevertReason(data: Uint8Array): string | undefined {
-  if (data.length < 4) return undefined;
-  const selector = bytesToHex(data.subarray(0, 4));
-  if (selector === '0x08c379a0' && data.length >= 68) {
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const offset = Number(view.getBigUint64(4 + 24));
-    const lengthAt = 4 + offset;
-    if (lengthAt + 32 > data.length) return undefined;
-    const length = Number(view.getBigUint64(lengthAt + 24));
-    if (lengthAt + 32 + length > data.length) return undefined;
-    return bytesToUtf8(data.subarray(lengthAt + 32, lengthAt + 32 + length));
-  }
-  if (selector === '0x4e487b71' && data.length === 36) {
-    const code = Number(new DataView(data.buffer, data.byteOffset, data.byteLength).getBigUint64(4 + 24));
-    return PANIC_REASONS[code] ?? `unknown panic code: 0x${code.toString(16)}`;
-  }
-  return undefined;
+  const reason = errorString(data);
+  if (reason !== undefined) return reason;
+  const code = panicCode(data);
+  return code === undefined ? undefined : (PANIC_REASONS[code] ?? `unknown panic code: 0x${code.toString(16)}`);
 }
