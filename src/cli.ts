@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
 import { parseArgs } from 'node:util';
-import { createNode, type DevNode, type NodeOptions } from './node.js';
-import { parseApiKeyFlag } from './node-keys.js';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
+// Types only: the node's modules load after the flags are read, so --help and a bad flag answer at once.
+import type { DevNode, NodeOptions } from './node.js';
+import type { LogLevel } from './logger.js';
 
 const HELP = `rsk-devnode: a local Rootstock (RSK) node
 
@@ -39,6 +39,14 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --http-request-timeout S seconds a client has to send a whole request, body included (30)
   --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
   --max-connections N      open HTTP and WebSocket connections at once; more are closed (512)
+  --call-gas-cap GAS       most gas an eth_call may use; eth_estimateGas stays under it too (10000000)
+  --execution-timeout S    seconds eth_call, eth_estimateGas or a trace may execute; 0: no limit (5)
+  --max-filters N          filters installed at once per API key and network (1000)
+  --max-subscriptions N    eth_subscribe subscriptions per WebSocket connection (1000)
+  --filter-max-addresses N addresses in one log filter (1000)
+  --filter-max-topics N    topics per position in one log filter (1000)
+  --ws-max-buffered BYTES  unread bytes after which a WebSocket client is dropped (16777216)
+  --ws-ping-interval S     seconds between WebSocket pings; a client that missed one is dropped (30)
   --public-url URL         base of the key URLs the dashboard shows (e.g. behind a proxy);
                            default the address the node listens on
   --help                   show this help
@@ -57,15 +65,21 @@ function positiveNumberFlag(name: string, value: string | undefined): number | u
   return n;
 }
 
+function wholeNumberFlag(name: string, value: string | undefined): number | undefined {
+  const n = positiveNumberFlag(name, value);
+  if (n !== undefined && !Number.isInteger(n)) throw new Error(`--${name} ${value}: expected a whole number`);
+  return n;
+}
+
 function mapDefined<T, U>(value: T | undefined, f: (v: T) => U): U | undefined {
   return value === undefined ? undefined : f(value);
 }
 
-function logLevelFlag(level: string | undefined, quiet: boolean): LogLevel {
+function logLevelFlag(level: string | undefined, quiet: boolean, levels: readonly LogLevel[]): LogLevel {
   if (quiet && level !== undefined) throw new Error('--quiet and --log-level: give one of them');
   if (quiet) return 'warn';
   if (level === undefined) return 'info';
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`--log-level ${level}: expected one of ${LOG_LEVELS.join('|')}`);
+  if (!(levels as readonly string[]).includes(level)) throw new Error(`--log-level ${level}: expected one of ${levels.join('|')}`);
   return level as LogLevel;
 }
 
@@ -105,6 +119,14 @@ async function main(): Promise<void> {
       'http-request-timeout': { type: 'string' },
       'http-idle-timeout': { type: 'string' },
       'max-connections': { type: 'string' },
+      'call-gas-cap': { type: 'string' },
+      'execution-timeout': { type: 'string' },
+      'max-filters': { type: 'string' },
+      'max-subscriptions': { type: 'string' },
+      'filter-max-addresses': { type: 'string' },
+      'filter-max-topics': { type: 'string' },
+      'ws-max-buffered': { type: 'string' },
+      'ws-ping-interval': { type: 'string' },
       'public-url': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -114,6 +136,7 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }] = await Promise.all([import('./node.js'), import('./node-keys.js'), import('./logger.js')]);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: expected 0-65535`);
   const options: NodeOptions = {
@@ -132,7 +155,7 @@ async function main(): Promise<void> {
     dailyLimit: positiveNumberFlag('daily-limit', values['daily-limit']),
     hosted: values.hosted,
     filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
-    logLevel: logLevelFlag(values['log-level'], values.quiet),
+    logLevel: logLevelFlag(values['log-level'], values.quiet, LOG_LEVELS),
     http: {
       headerTimeoutMs: mapDefined(positiveNumberFlag('http-header-timeout', values['http-header-timeout']), (s) => s * 1000),
       requestTimeoutMs: mapDefined(positiveNumberFlag('http-request-timeout', values['http-request-timeout']), (s) => s * 1000),
@@ -141,6 +164,22 @@ async function main(): Promise<void> {
         if (!Number.isInteger(n)) throw new Error(`--max-connections ${n}: expected a whole number`);
         return n;
       }),
+    },
+    limits: {
+      callGasCap: bigintFlag('call-gas-cap', values['call-gas-cap']),
+      executionTimeoutMs: mapDefined(values['execution-timeout'], (v) => {
+        const seconds = Number(v);
+        if (v.trim() === '' || !(seconds >= 0)) throw new Error(`--execution-timeout ${v}: expected seconds, 0 for no limit`);
+        return seconds * 1000;
+      }),
+      maxFilters: wholeNumberFlag('max-filters', values['max-filters']),
+      maxSubscriptions: wholeNumberFlag('max-subscriptions', values['max-subscriptions']),
+      maxFilterAddresses: wholeNumberFlag('filter-max-addresses', values['filter-max-addresses']),
+      maxFilterTopics: wholeNumberFlag('filter-max-topics', values['filter-max-topics']),
+      webSocket: {
+        maxBufferedBytes: wholeNumberFlag('ws-max-buffered', values['ws-max-buffered']),
+        pingIntervalMs: mapDefined(positiveNumberFlag('ws-ping-interval', values['ws-ping-interval']), (s) => s * 1000),
+      },
     },
     publicUrl: values['public-url'],
   };

@@ -14,9 +14,11 @@ import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
-import { createApp } from './server/app.js';
 import { createHttpServer, type HttpLimits, listen } from './server/http.js';
-import { attachWebSocket } from './server/websocket.js';
+import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
+import type { WebSocketLimits } from './server/websocket.js';
+import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
+import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
 import { createRpcGate } from './server/rpc-route.js';
 import { ClientTrackingDispatcher } from './server/client-tracking.js';
 import { BAN_LIST_FILE, BanList } from './gateway/ban-list.js';
@@ -85,11 +87,30 @@ export interface NodeOptions {
   logDestination?: LogDestination;
   /** Slow-client timeouts and the connection cap of the HTTP server (defaults in server/http.ts). */
   http?: HttpLimits;
+  /** Limits on execution, filters and subscriptions (defaults: the named constants each names). */
+  limits?: NodeLimits;
   /**
    * Base URL of the key URLs the dashboard's API answers (`--public-url`, e.g. behind a proxy);
    * default the address the server listens on. Never taken from the request's Host header.
    */
   publicUrl?: string;
+}
+
+export interface NodeLimits {
+  /** eth_call's gas cap, which eth_estimateGas stays under too (CALL_GAS_CAP, --call-gas-cap). */
+  callGasCap?: bigint;
+  /** Time limit of eth_call, eth_estimateGas and a trace in ms; 0: none (EXECUTION_TIMEOUT_MS, --execution-timeout). */
+  executionTimeoutMs?: number;
+  /** Filters installed per API key and network (MAX_FILTERS_PER_KEY, --max-filters). */
+  maxFilters?: number;
+  /** Subscriptions per WebSocket connection (MAX_SUBSCRIPTIONS_PER_CONNECTION, --max-subscriptions). */
+  maxSubscriptions?: number;
+  /** Addresses in one log filter (MAX_FILTER_ADDRESSES, --filter-max-addresses). */
+  maxFilterAddresses?: number;
+  /** Topics per position in one log filter (MAX_FILTER_TOPICS, --filter-max-topics). */
+  maxFilterTopics?: number;
+  /** Slow WebSocket clients (defaults in server/websocket.ts). */
+  webSocket?: WebSocketLimits;
 }
 
 /**
@@ -143,6 +164,11 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   // Node-wide (both networks): the ban list (kept in the data directory) and the clients' reputation.
   const clients = { bans: await BanList.open(dataDir === undefined ? undefined : join(dataDir, BAN_LIST_FILE)), reputation: new ClientReputation(now) };
   const { chains, gateway } = await openDatabases(dataDir, options, now, logger);
+  const limits = options.limits ?? {};
+  for (const chain of Object.values(chains)) {
+    if (limits.callGasCap !== undefined) chain.execution.callGasCap = limits.callGasCap;
+    if (limits.executionTimeoutMs !== undefined) chain.execution.timeoutMs = limits.executionTimeoutMs;
+  }
   const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
   const hardhat = options.profile === 'hardhat';
@@ -150,13 +176,15 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     skipRemasc: options.skipRemasc ?? hardhat,
     clientVersion: hardhat ? HARDHAT_CLIENT_VERSION : CLIENT_VERSION,
     logLimits: { maxLogs: options.maxLogs ?? MAX_LOGS, maxBlockRange: BigInt(options.maxLogBlockRange ?? MAX_LOG_BLOCK_RANGE) },
+    filterLimits: { maxAddresses: limits.maxFilterAddresses ?? MAX_FILTER_ADDRESSES, maxTopics: limits.maxFilterTopics ?? MAX_FILTER_TOPICS },
+    maxSubscriptions: limits.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION,
   };
   for (const chain of Object.values(chains)) {
     if (options.mining === false || options.blockTime !== undefined) chain.setAutomine(false);
     if (options.blockTime !== undefined && options.mining !== false) chain.setIntervalMining(options.blockTime * 1000);
   }
   const contexts = Object.fromEntries(
-    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, now), options: rpcOptions, clients }]),
+    NETWORKS.map((n) => [n, { chain: chains[n], filters: new FilterManager(chains[n], options.filterTimeoutMs, now, limits.maxFilters), options: rpcOptions, clients }]),
   ) as Record<NetworkName, RpcContext>;
   const dispatcher: Dispatcher<RpcContext> = new ClientTrackingDispatcher(METHODS, {
     maxBatch: MAX_BATCH_SIZE,
@@ -198,13 +226,13 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     async server(port = 0, host = '127.0.0.1') {
       // Key URLs are built from where the node listens (known once it does), never from a Host header.
       let url = '';
-      const app = createApp({
+      const app = lazyApp({
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
         publicUrl: () => publicUrl ?? url,
       }, gateway);
       const server = createHttpServer(gate.http, app, options.http);
-      attachWebSocket(server, gate.webSocket);
+      attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
       url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
@@ -242,26 +270,31 @@ async function openDatabases(
   const chains = {} as Record<NetworkName, Chain>;
   // One wallet for both networks: a key is an address on either chain (personal_, keystores in <data-dir>/keystore).
   const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
-  try {
-    for (const network of NETWORKS) {
-      chains[network] = await Chain.open({
-        network,
-        genesis: await readGenesisFile(await genesisPath(dataDir, network)),
-        location: dataDir === undefined ? undefined : join(dataDir, network),
-        minGasPrice: options.minGasPrice,
-        miner: options.miner,
-        blockGasLimit: options.blockGasLimit,
-        onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
-        wallet,
-      });
-    }
-    const gateway = await Gateway.open({
-      location: dataDir === undefined ? undefined : join(dataDir, 'gateway'),
-      dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
-      now,
+  // The three databases open side by side: their disk reads overlap.
+  const chainOpens = NETWORKS.map(async (network) => {
+    chains[network] = await Chain.open({
+      network,
+      genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+      location: dataDir === undefined ? undefined : join(dataDir, network),
+      minGasPrice: options.minGasPrice,
+      miner: options.miner,
+      blockGasLimit: options.blockGasLimit,
+      onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
+      wallet,
     });
+  });
+  const gatewayOpen = Gateway.open({
+    location: dataDir === undefined ? undefined : join(dataDir, 'gateway'),
+    dailyLimit: options.dailyLimit ?? DEFAULT_DAILY_LIMIT,
+    now,
+  });
+  try {
+    const [gateway] = await Promise.all([gatewayOpen, ...chainOpens]);
     return { chains, gateway };
   } catch (err) {
+    // Close what opened, once every opening has settled.
+    const [gateway] = await Promise.allSettled([gatewayOpen, ...chainOpens]);
+    if (gateway.status === 'fulfilled') await gateway.value.close();
     await Promise.all(Object.values(chains).map((c) => c.close()));
     if (dataDir !== undefined && isDatabaseLocked(err)) throw new DataDirInUseError(dataDir, { cause: err });
     throw err;

@@ -4,6 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { JsonRpcResponse } from './rpc/types.js';
+import { resultValue } from './rpc/raw-json.js';
 
 export interface RequestArguments {
   method: string;
@@ -57,6 +58,6 @@ export class Eip1193Provider extends EventEmitter {
     if (this.closedReason !== undefined) throw new ProviderRpcError(DISCONNECTED, this.closedReason);
     const response = await this.dispatch({ jsonrpc: '2.0', id: this.nextId++, method, params: params ?? [] });
     if ('error' in response) throw new ProviderRpcError(response.error.code, response.error.message, response.error.data);
-    return response.result;
+    return resultValue(response.result);
   }
 }

@@ -1,54 +1,207 @@
 /**
- * Runs read-only executions (eth_call, eth_estimateGas attempts) on one EVM positioned at a state
- * root, undoing every change after each run. Creating an EVM per call cost more than the call
- * itself (profiled: createEVM re-merges the Common's params), so the head keeps one runner.
- * Runs are serialized: they share the EVM's journal and the state manager's checkpoints.
+ * Runs read-only executions (eth_call, eth_estimateGas attempts) on one EVM over a StateView
+ * (head-state.ts), undoing every change after each run. Creating an EVM per call cost more than
+ * the call itself (profiled: createEVM re-merges the Common's params), so the head keeps one
+ * runner, and its view keeps what earlier calls read. Runs are serialized: they share the EVM's
+ * journal and the state manager's layers.
  */
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { DB } from '@ethereumjs/util';
+import { OriginalStorageCache } from '@ethereumjs/statemanager';
+import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Execution } from './execution.js';
-import { OverlayDb } from './state-db.js';
+import { type StateView, copyAccount } from './head-state.js';
 
 export class CallRunner {
-  private ready: Promise<{ evm: EVM; state: MerkleStateManager }>;
+  private ready: Promise<EVM>;
+  private readonly state: CallState;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly execution: Execution,
-    private readonly db: DB<string, Uint8Array>,
-    readonly stateRoot: Uint8Array,
+    readonly view: StateView,
   ) {
+    this.state = new CallState(view);
     this.ready = this.fresh();
   }
 
-  /**
-   * Over an overlay: the state manager flushes on its last revert, and reads must never write to
-   * the store's pending buffer, which belongs to the block being built.
-   */
-  private fresh(): Promise<{ evm: EVM; state: MerkleStateManager }> {
-    const state = this.execution.stateManager(new OverlayDb(this.db), this.stateRoot);
-    return this.execution.vm(state).then((vm) => ({ evm: vm.evm as EVM, state }));
+  get stateRoot(): Uint8Array {
+    return this.view.stateRoot;
+  }
+
+  private fresh(): Promise<EVM> {
+    return this.execution.vm(this.state).then((vm) => vm.evm as EVM);
   }
 
   run<T>(execute: (evm: EVM) => Promise<T>): Promise<T> {
     const task = async () => {
-      const { evm, state } = await this.ready;
+      const evm = await this.ready;
       await evm.journal.cleanup();
       evm.transientStorage.clear();
-      await state.checkpoint();
+      this.state.reset();
       try {
-        const result = await execute(evm);
-        await state.revert();
-        return result;
+        return await execute(evm);
       } catch (err) {
-        // The EVM's own checkpoints may be unbalanced now: start over from the root.
+        // The EVM's own checkpoints may be unbalanced now: start over with a new EVM.
         this.ready = this.fresh();
         throw err;
+      } finally {
+        this.state.reset();
       }
     };
     const result = this.queue.then(task, task);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+}
+
+/** One checkpoint level of a call's writes. */
+interface Layer {
+  accounts: Map<string, Account | undefined>;
+  code: Map<string, Uint8Array>;
+  /** Address hex ‖ slot hex → value in its shortest form. */
+  storage: Map<string, Uint8Array>;
+  /** Addresses whose storage was cleared at this level (CREATE, SELFDESTRUCT). */
+  cleared: Set<string>;
+}
+
+function emptyLayer(): Layer {
+  return { accounts: new Map(), code: new Map(), storage: new Map(), cleared: new Set() };
+}
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * The state manager of read-only executions: writes stay in checkpoint layers in memory, reads
+ * fall through them to the view. It never writes to the trie, so a call cannot change state.
+ */
+export class CallState implements StateManagerInterface {
+  private layers: Layer[] = [emptyLayer()];
+  originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this));
+
+  constructor(private readonly view: StateView) {}
+
+  /** Forgets every write: the next call starts from the view's state. */
+  reset(): void {
+    this.layers = [emptyLayer()];
+    this.originalStorageCache.clear();
+  }
+
+  private get top(): Layer {
+    return this.layers[this.layers.length - 1]!;
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = address.toString();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const accounts = this.layers[i]!.accounts;
+      if (accounts.has(key)) {
+        const account = accounts.get(key);
+        return account === undefined ? undefined : copyAccount(account);
+      }
+    }
+    return this.view.getAccount(address);
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    this.top.accounts.set(address.toString(), account === undefined ? undefined : copyAccount(account));
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const key = address.toString();
+    this.top.accounts.set(key, undefined);
+    this.top.code.set(key, EMPTY);
+    await this.clearStorage(address);
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account();
+    if (fields.nonce !== undefined) account.nonce = fields.nonce;
+    if (fields.balance !== undefined) account.balance = fields.balance;
+    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot;
+    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash;
+    await this.putAccount(address, account);
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    this.top.code.set(address.toString(), value);
+    await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = address.toString();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const code = this.layers[i]!.code.get(key);
+      if (code !== undefined) return code;
+    }
+    return this.view.getCode(address);
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    const owner = address.toString();
+    const key = `${owner}${bytesToHex(slot)}`;
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const layer = this.layers[i]!;
+      const value = layer.storage.get(key);
+      if (value !== undefined) return value;
+      if (layer.cleared.has(owner)) return EMPTY;
+    }
+    return this.view.getStorage(address, slot);
+  }
+
+  async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    this.top.storage.set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    const owner = address.toString();
+    const top = this.top;
+    for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
+    top.cleared.add(owner);
+  }
+
+  async checkpoint(): Promise<void> {
+    this.layers.push(emptyLayer());
+  }
+
+  /** Folds the top layer into the one below. */
+  async commit(): Promise<void> {
+    const top = this.layers.pop()!;
+    const below = this.top;
+    for (const owner of top.cleared) {
+      for (const key of below.storage.keys()) if (key.startsWith(owner)) below.storage.delete(key);
+      below.cleared.add(owner);
+    }
+    for (const [key, value] of top.storage) below.storage.set(key, value);
+    for (const [key, value] of top.accounts) below.accounts.set(key, value);
+    for (const [key, value] of top.code) below.code.set(key, value);
+  }
+
+  async revert(): Promise<void> {
+    this.layers.pop();
+    if (this.layers.length === 0) this.layers.push(emptyLayer());
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    throw new Error('a read-only execution has no state root');
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('a read-only execution cannot move to another state root');
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    return false;
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    return new CallState(this.view);
   }
 }

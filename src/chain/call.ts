@@ -5,10 +5,11 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
 import { RSK_TX_PARAMS } from './common.js';
 import { ExecutionReverted } from './errors.js';
+import { type Deadline, startDeadline, withDeadline } from './evm/deadline.js';
 import type { Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 
-/** rskj rpc.callGasCap: the most gas an eth_call may use. */
+/** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
 export const CALL_GAS_CAP = 10_000_000n;
 /** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
 export const GAS_ESTIMATION_CAP = 6_800_000n;
@@ -32,8 +33,8 @@ export interface CallResult {
 
 const ZERO = new Address(new Uint8Array(20));
 
-function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
-  return runner.run((evm) => callOn(evm, execution, header, params, gasLimit));
+function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
+  return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
 
 function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
@@ -53,8 +54,9 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
 }
 
 export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
-  const gas = params.gas === undefined || params.gas > CALL_GAS_CAP ? CALL_GAS_CAP : params.gas;
-  const result = await execute(execution, runner, header, params, gas);
+  const cap = execution.callGasCap;
+  const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
+  const result = await execute(execution, runner, header, params, gas, startDeadline(execution.timeoutMs));
   const error = result.execResult.exceptionError;
   return {
     returnValue: result.execResult.returnValue,
@@ -75,11 +77,14 @@ function intrinsicGas(execution: Execution, params: CallParams): bigint {
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
  */
 export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
+  // One deadline for the whole search, not one per attempt.
+  const deadline = startDeadline(execution.timeoutMs);
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
+  if (execution.callGasCap < cap) cap = execution.callGasCap;
   if (params.gas !== undefined && params.gas < cap) cap = params.gas;
   const intrinsic = intrinsicGas(execution, params);
   const attempt = async (gas: bigint) =>
-    gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic);
+    gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic, deadline);
   const succeeds = async (gas: bigint) => {
     const result = await attempt(gas);
     return result !== undefined && result.execResult.exceptionError === undefined;

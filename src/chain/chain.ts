@@ -20,7 +20,8 @@ import { type GenesisConfig, buildGenesisBlock } from './genesis.js';
 import { type RskHeader, baseHashForMergedMining } from './header.js';
 import { Mempool, type PoolTx, orderForBlock } from './mempool.js';
 import type { BlockReceipts, ReceiptRecord } from './receipt.js';
-import { type LogCriteria, type LogMatch, matchesInBlock } from './log-index.js';
+import type { LogCriteria, LogMatch } from './log-index.js';
+import { type LogLimits, queryLogs } from './log-query.js';
 import { EventEmitter } from 'node:events';
 import { hashForMergedMining, sealBlock } from './seal.js';
 import { type MergedMiningProof, validateMergedMiningProof } from './merged-mining.js';
@@ -37,6 +38,7 @@ import { decodeRawTransaction, firstLine } from './tx-decode.js';
 import { MAX_INITCODE_SIZE, validatePoolTransaction } from './tx-validation.js';
 import { type CallParams, type CallResult, runCall, estimateGas } from './call.js';
 import { CallRunner } from './call-runner.js';
+import { HeadState, type StateReader, StateView } from './head-state.js';
 
 export type NetworkName = 'testnet' | 'mainnet';
 export type { LogMatch };
@@ -102,6 +104,8 @@ export class Chain {
   private headBlock!: RskBlock;
   private lock: Promise<unknown> = Promise.resolve();
   private headRunner: CallRunner | undefined;
+  /** The flat view of the latest state; it starts over whenever the latest state root changes. */
+  private readonly headState = new HeadState((root) => this.execution.stateReader(this.store.stateDb, root));
   private miner: (Executor & { root: Uint8Array }) | undefined;
   private pendingCache: { headHash: Uint8Array; viewVersion: number; built: Promise<PendingView> } | undefined;
   private viewVersion = 0;
@@ -226,27 +230,8 @@ export class Chain {
    * Logs matching `criteria`, in chain order. A query over more than `limits.maxBlockRange` blocks
    * must stay within `limits.maxLogs` logs (the spec's two alternative caps).
    */
-  async logs(criteria: LogCriteria, limits: { maxLogs: number; maxBlockRange: bigint }): Promise<LogMatch[]> {
-    const head = this.headBlock.header.number;
-    const to = criteria.toBlock > head ? head : criteria.toBlock;
-    if (criteria.fromBlock > to) return [];
-    const bounded = { ...criteria, toBlock: to };
-    const withinRange = to - criteria.fromBlock + 1n <= limits.maxBlockRange;
-    const matches: LogMatch[] = [];
-    const candidates = await this.store.logCandidates(bounded);
-    // Read receipts in chunks, so a query refused by the cap stops reading early.
-    for (let i = 0; i < candidates.length; i += LOG_READ_CHUNK) {
-      for (const receipts of await this.store.getReceiptsMany(candidates.slice(i, i + LOG_READ_CHUNK))) {
-        matches.push(...matchesInBlock(receipts, bounded));
-      }
-      if (!withinRange && matches.length > limits.maxLogs) {
-        throw new ChainError(
-          'limitExceeded',
-          `Query returned more than ${limits.maxLogs} logs over more than ${limits.maxBlockRange} blocks: a query must stay within ${limits.maxLogs} logs or within a ${limits.maxBlockRange}-block range. Try a smaller block range.`,
-        );
-      }
-    }
-    return matches;
+  async logs(criteria: LogCriteria, limits: LogLimits): Promise<LogMatch[]> {
+    return queryLogs(this.store, this.headBlock.header.number, criteria, limits);
   }
 
   pooledTransaction(hash: Uint8Array): TxRecord | undefined {
@@ -267,7 +252,16 @@ export class Chain {
   }
 
   async account(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
-    return this.stateAt(stateRoot).getAccount(address);
+    return this.stateReader(stateRoot).getAccount(address);
+  }
+
+  /**
+   * Account reads at a state root: the flat view of the latest state (head-state.ts) when that is
+   * the root, else a trie reader (older blocks; the pending block's state lives in `db`).
+   */
+  stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {
+    if (db === undefined && equalsBytes(stateRoot, this.stateRootOf(this.headBlock))) return this.headState.at(stateRoot);
+    return this.execution.stateReader(db ?? this.store.stateDb, stateRoot);
   }
 
   get minimumGasPrice(): bigint {
@@ -302,11 +296,12 @@ export class Chain {
   /** The head's runner is kept while the head stays; other blocks get a throwaway one. */
   private callRunner(target: StateTarget): CallRunner {
     const { stateRoot } = target.header;
-    if (target.db !== undefined) return new CallRunner(this.execution, target.db, stateRoot);
-    if (this.headRunner !== undefined && equalsBytes(this.headRunner.stateRoot, stateRoot)) return this.headRunner;
-    const runner = new CallRunner(this.execution, this.store.stateDb, stateRoot);
-    if (equalsBytes(stateRoot, this.stateRootOf(this.headBlock))) this.headRunner = runner;
-    return runner;
+    if (target.db === undefined && this.headRunner !== undefined && equalsBytes(this.headRunner.stateRoot, stateRoot)) return this.headRunner;
+    const reader = this.stateReader(stateRoot, target.db);
+    // A StateView is the head's: its runner is kept. Other states get a throwaway view and runner.
+    if (!(reader instanceof StateView)) return new CallRunner(this.execution, new StateView(stateRoot, reader));
+    this.headRunner = new CallRunner(this.execution, reader);
+    return this.headRunner;
   }
 
   // ---- transactions ----------------------------------------------------------------------------
@@ -690,6 +685,7 @@ export class Chain {
     this.headBlock = target;
     this.stateOverride = override;
     this.headRunner = undefined;
+    this.headState.drop();
     this.viewVersion++;
     if (removed.length > 0) this.events.emit('rewind', removed, target);
   }
@@ -747,6 +743,7 @@ export class Chain {
       await this.store.commitState(OVERRIDE_META, overrideRecord(this.headBlock, root));
       this.stateOverride = root;
       this.headRunner = undefined;
+      this.headState.drop();
       this.viewVersion++;
     });
   }
@@ -785,8 +782,6 @@ export class Chain {
 
 }
 
-/** Blocks whose receipts eth_getLogs reads at a time. */
-const LOG_READ_CHUNK = 256;
 /** Most blocks one hardhat_mine/anvil_mine call may mine (about a minute and a half of work). */
 export const MAX_BLOCKS_PER_MINE = 100_000n;
 const YIELD_EVERY_BLOCKS = 64n;

@@ -20,7 +20,9 @@ export type ChainErrorKind =
   /** Automine accepted a transaction but the block could not include it (rskj -32009). */
   | 'notMined'
   /** Building a block failed inside execution; nothing was committed. */
-  | 'blockAborted';
+  | 'blockAborted'
+  /** A read-only execution (eth_call, eth_estimateGas, a trace) ran past its time limit (evm/deadline.ts). */
+  | 'timeout';
 
 export class ChainError extends Error {
   constructor(

@@ -2,7 +2,7 @@
  * The bridge to @ethereumjs/vm: state managers over the chain's trie, VMs with RSK's opcodes, and
  * the block context the EVM reads (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...).
  */
-import type { Common } from '@ethereumjs/common';
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import { createEVM, paramsEVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -11,6 +11,8 @@ import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
 import { REMASC_ADDRESS } from './addresses.js';
 import type { RskHeader } from './header.js';
 import { rskCallOpcodes } from './evm/call-gas.js';
+import { EXECUTION_TIMEOUT_MS, deadlineOpcodes } from './evm/deadline.js';
+import { CALL_GAS_CAP } from './call.js';
 import { rskPrecompiles } from './evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from './evm/types.js';
 import type { RskBlock } from './block.js';
@@ -55,6 +57,9 @@ export class Execution {
    * RSK's native contracts (native/registry.ts).
    */
   private readonly customPrecompiles: CustomPrecompile[];
+  /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
+  callGasCap = CALL_GAS_CAP;
+  timeoutMs = EXECUTION_TIMEOUT_MS;
 
   constructor(
     readonly common: Common,
@@ -64,7 +69,7 @@ export class Execution {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common)];
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), ...deadlineOpcodes(common)];
     this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks }, NATIVE_CONTRACTS)];
   }
 
@@ -74,7 +79,16 @@ export class Execution {
     return new MerkleStateManager({ common: this.common, trie, caches: new Caches() });
   }
 
-  async vm(stateManager: MerkleStateManager): Promise<VM> {
+  /**
+   * A read-only state manager at `root` without ethereumjs's caches (whose set-up per instance
+   * cost more than a read): the reader under a StateView, which is the cache.
+   */
+  stateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
+    const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+    return new MerkleStateManager({ common: this.common, trie });
+  }
+
+  async vm(stateManager: StateManagerInterface): Promise<VM> {
     const blockchain = this.blockchainShim();
     const evm = await createEVM({
       common: this.common,

@@ -14,6 +14,11 @@ import type { TxRecord } from './transaction.js';
 
 /** A filter not polled for this long is removed (rskj: 5 minutes). */
 export const FILTER_IDLE_TIMEOUT_MS = 5 * 60_000;
+/**
+ * Filters one API key may have installed on a network at once (--max-filters; rskj and geth have
+ * no cap): each costs memory and work on every block, and abandoned ones live until they expire.
+ */
+export const MAX_FILTERS_PER_KEY = 1_000;
 
 /** A filter's block bound: a number, or `latest`, which follows the head. */
 export type FilterBound = bigint | 'latest';
@@ -43,37 +48,42 @@ type Filter =
   | { kind: 'block'; hashes: Uint8Array[]; lastPoll: number }
   | { kind: 'pendingTransaction'; hashes: Uint8Array[]; lastPoll: number };
 
+/** Who installed a filter (for MAX_FILTERS_PER_KEY): an API key, or undefined for in-process callers. */
+export type FilterOwner = string | undefined;
+
 export type FilterChanges = { kind: 'log'; changes: LogChange[] } | { kind: 'block' | 'pendingTransaction'; hashes: Uint8Array[] };
 
 export class FilterManager {
   private readonly filters = new Map<string, Filter>();
+  private readonly owners = new Map<string, FilterOwner>();
 
   constructor(
     private readonly chain: Chain,
     private readonly idleTimeoutMs: number = FILTER_IDLE_TIMEOUT_MS,
     private readonly now: () => number = Date.now,
+    private readonly maxPerOwner: number = MAX_FILTERS_PER_KEY,
   ) {
     chain.events.on('block', (block, receipts) => this.onBlock(block, receipts));
     chain.events.on('rewind', (removed, head) => this.onRewind(removed, head));
     chain.events.on('pendingTransaction', (tx) => this.onPendingTransaction(tx));
   }
 
-  newLogFilter(spec: LogFilterSpec): string {
+  newLogFilter(spec: LogFilterSpec, owner?: FilterOwner): string {
     const firstBlock = this.chain.head.header.number + 1n;
-    return this.install({ kind: 'log', spec, changes: [], firstBlock, deliveredUpTo: -1n, lastPoll: this.now() });
+    return this.install({ kind: 'log', spec, changes: [], firstBlock, deliveredUpTo: -1n, lastPoll: this.now() }, owner);
   }
 
-  newBlockFilter(): string {
-    return this.install({ kind: 'block', hashes: [], lastPoll: this.now() });
+  newBlockFilter(owner?: FilterOwner): string {
+    return this.install({ kind: 'block', hashes: [], lastPoll: this.now() }, owner);
   }
 
-  newPendingTransactionFilter(): string {
-    return this.install({ kind: 'pendingTransaction', hashes: [], lastPoll: this.now() });
+  newPendingTransactionFilter(owner?: FilterOwner): string {
+    return this.install({ kind: 'pendingTransaction', hashes: [], lastPoll: this.now() }, owner);
   }
 
   uninstall(id: string): boolean {
     this.sweep();
-    return this.filters.delete(id);
+    return this.remove(id);
   }
 
   /** Items since the previous poll; the poll position advances. */
@@ -111,18 +121,37 @@ export class FilterManager {
     return filter;
   }
 
-  private install(filter: Filter): string {
+  private install(filter: Filter, owner: FilterOwner): string {
     this.sweep();
+    this.checkRoom(owner);
     let id: string;
     do id = `0x${BigInt(`0x${randomBytes(16).toString('hex')}`).toString(16)}`;
     while (this.filters.has(id));
     this.filters.set(id, filter);
+    this.owners.set(id, owner);
     return id;
+  }
+
+  /** Counted on install only (a linear scan), so polling stays cheap. */
+  private checkRoom(owner: FilterOwner): void {
+    let count = 0;
+    for (const o of this.owners.values()) if (o === owner) count++;
+    if (count >= this.maxPerOwner) {
+      throw new ChainError(
+        'limitExceeded',
+        `too many filters: ${count} installed with this API key, the most allowed (--max-filters); remove some with eth_uninstallFilter or leave them unpolled to expire`,
+      );
+    }
+  }
+
+  private remove(id: string): boolean {
+    this.owners.delete(id);
+    return this.filters.delete(id);
   }
 
   private sweep(): void {
     const oldest = this.now() - this.idleTimeoutMs;
-    for (const [id, filter] of this.filters) if (filter.lastPoll < oldest) this.filters.delete(id);
+    for (const [id, filter] of this.filters) if (filter.lastPoll < oldest) this.remove(id);
   }
 
   private onBlock(block: RskBlock, receipts: BlockReceipts): void {

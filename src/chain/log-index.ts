@@ -64,18 +64,27 @@ export async function candidateBlocks(kv: Kv, criteria: LogCriteria): Promise<bi
   return [...smallest!].filter((n) => others.every((set) => set.has(n))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** The spec's matching rule: address in the list; each topic position null or one of its alternatives. */
 export function logMatches(log: LogRecord, criteria: Pick<LogCriteria, 'addresses' | 'topics'>): boolean {
-  if (criteria.addresses !== undefined && !criteria.addresses.some((a) => sameBytes(a, log.address))) return false;
+  if (criteria.addresses !== undefined && !anySame(criteria.addresses, log.address)) return false;
   // geth: a filter with more positions than the log has topics never matches, even with nulls.
   if (criteria.topics.length > log.topics.length) return false;
-  return criteria.topics.every((alternatives, position) => {
-    if (alternatives === null) return true;
-    const topic = log.topics[position];
-    return topic !== undefined && alternatives.some((t) => sameBytes(t, topic));
-  });
+  for (let position = 0; position < criteria.topics.length; position++) {
+    const alternatives = criteria.topics[position]!;
+    if (alternatives !== null && !anySame(alternatives, log.topics[position]!)) return false;
+  }
+  return true;
+}
+
+function anySame(list: Uint8Array[], value: Uint8Array): boolean {
+  for (const item of list) if (sameBytes(item, value)) return true;
+  return false;
 }
 
 export interface LogMatch {
@@ -87,6 +96,13 @@ export interface LogMatch {
   /** Position among all logs of the block. */
   logIndex: number;
 }
+
+/** Every log of the block, with its position. */
+export function blockLogs(block: BlockReceipts): LogMatch[] {
+  return matchesInBlock(block, ANY_LOG);
+}
+
+const ANY_LOG = { addresses: undefined, topics: [] };
 
 /** The block's logs that match (the block range is not checked here). */
 export function matchesInBlock(block: BlockReceipts, criteria: Pick<LogCriteria, 'addresses' | 'topics'>): LogMatch[] {
@@ -101,4 +117,39 @@ export function matchesInBlock(block: BlockReceipts, criteria: Pick<LogCriteria,
     }
   });
   return matches;
+}
+
+/**
+ * Blocks' logs (blockLogs) by block number, kept so that log queries over recent blocks decode no
+ * receipt; bounded by the logs held, not the blocks. Entries of dropped blocks must be deleted.
+ */
+export class BlockLogsCache {
+  private readonly map = new Map<bigint, LogMatch[]>();
+  private logs = 0;
+
+  constructor(private readonly maxLogs: number) {}
+
+  get(number: bigint): LogMatch[] | undefined {
+    return this.map.get(number);
+  }
+
+  set(number: bigint, logs: LogMatch[]): void {
+    this.delete(number);
+    if (logs.length === 0 || logs.length > this.maxLogs) return;
+    this.map.set(number, logs);
+    this.logs += logs.length;
+    // Evicts the oldest insertions: new blocks are the ones queried most.
+    for (const [oldest, entry] of this.map) {
+      if (this.logs <= this.maxLogs) break;
+      this.map.delete(oldest);
+      this.logs -= entry.length;
+    }
+  }
+
+  delete(number: bigint): void {
+    const entry = this.map.get(number);
+    if (entry === undefined) return;
+    this.map.delete(number);
+    this.logs -= entry.length;
+  }
 }

@@ -6,15 +6,56 @@
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import { hexToBytes } from '@ethereumjs/util';
-import { Lru } from './lru.js';
 import { type Kv, stateNodeKey } from './store-keys.js';
 
-/** Trie nodes kept in memory after a disk read; the head's hot paths touch the same few thousand. */
-const NODE_CACHE_ENTRIES = 200_000;
+/**
+ * Bytes of trie nodes kept in memory after a disk read or a commit; the head's hot paths touch
+ * the same few thousand. Bounded by bytes, not entries: every block adds new nodes, and a count
+ * bound let 5,000 snapshot/transaction/revert cycles grow the heap by 30 MB (issue 12).
+ */
+export const NODE_CACHE_BYTES = 16 * 1024 * 1024;
+/** What an entry costs besides its value: the 64-character key string and the map's slot. */
+const NODE_ENTRY_OVERHEAD = 200;
+
+/** Least-recently-used trie nodes within a byte budget. */
+class NodeCache {
+  private readonly map = new Map<string, Uint8Array>();
+  private bytes = 0;
+
+  constructor(private readonly budget: number) {}
+
+  get(key: string): Uint8Array | undefined {
+    const value = this.map.get(key);
+    if (value !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: string, value: Uint8Array): void {
+    const old = this.map.get(key);
+    if (old !== undefined) {
+      this.map.delete(key);
+      this.bytes -= old.length + NODE_ENTRY_OVERHEAD;
+    }
+    this.map.set(key, value);
+    this.bytes += value.length + NODE_ENTRY_OVERHEAD;
+    for (const [oldest, evicted] of this.map) {
+      if (this.bytes <= this.budget) break;
+      this.map.delete(oldest);
+      this.bytes -= evicted.length + NODE_ENTRY_OVERHEAD;
+    }
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.map.size, bytes: this.bytes };
+  }
+}
 
 export class StateDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
-  private readonly cache = new Lru<string, Uint8Array>(NODE_CACHE_ENTRIES);
+  private readonly cache = new NodeCache(NODE_CACHE_BYTES);
 
   constructor(private readonly kv: Kv) {}
 
@@ -61,6 +102,11 @@ export class StateDb implements DB<string, Uint8Array> {
 
   discardPending(): void {
     this.pending = new Map();
+  }
+
+  /** The node cache's size, for tests of its bound. */
+  get cacheSize(): { entries: number; bytes: number } {
+    return this.cache.size;
   }
 }
 

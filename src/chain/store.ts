@@ -7,7 +7,7 @@
 import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js';
-import { type LogCriteria, candidateBlocks, logIndexKeys } from './log-index.js';
+import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from './lru.js';
 import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from './receipt.js';
 import { StateDb } from './state-db.js';
@@ -29,6 +29,11 @@ const EMPTY = new Uint8Array(0);
 
 /** Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. */
 const RECENT_BLOCKS = 1024;
+/**
+ * Logs kept ready for eth_getLogs (about 1 KB each with the JSON the RPC layer keeps beside them):
+ * a query over blocks within them decodes no receipt.
+ */
+export const RECENT_LOGS = 20_000;
 
 export interface TxLocation {
   blockNumber: bigint;
@@ -41,6 +46,7 @@ export class ChainStore {
   readonly stateDb: StateDb;
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
+  private readonly logs = new BlockLogsCache(RECENT_LOGS);
 
   private constructor(private readonly kv: Kv) {
     this.stateDb = new StateDb(kv);
@@ -126,11 +132,26 @@ export class ChainStore {
     state.committed();
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
+    this.logs.set(number, blockLogs(receipts));
   }
 
   /** Blocks in the criteria's range whose log index says they may match. */
   logCandidates(criteria: LogCriteria): Promise<bigint[]> {
     return candidateBlocks(this.kv, criteria);
+  }
+
+  /** The logs of each block (none for a block not stored), reading receipts only for blocks not in memory. */
+  async getBlockLogsMany(numbers: bigint[]): Promise<LogMatch[][]> {
+    const found = numbers.map((n) => this.logs.get(n));
+    const missing = numbers.filter((_, i) => found[i] === undefined);
+    if (missing.length === 0) return found as LogMatch[][];
+    const read = new Map<bigint, LogMatch[]>();
+    for (const receipts of await this.getReceiptsMany(missing)) {
+      const logs = blockLogs(receipts);
+      this.logs.set(receipts.blockNumber, logs);
+      read.set(receipts.blockNumber, logs);
+    }
+    return found.map((logs, i) => logs ?? read.get(numbers[i]!) ?? []);
   }
 
   /** Receipts of many blocks, reading the ones not in memory in one round trip. */
@@ -202,6 +223,7 @@ export class ChainStore {
     for (const { block } of removed) {
       this.blocks.delete(block.header.number);
       this.receipts.delete(block.header.number);
+      this.logs.delete(block.header.number);
     }
     return removed;
   }

@@ -43,6 +43,9 @@ export function createApiRouter(gateway: Gateway, publicUrl: () => string): Rout
   router.post('/login', route(async (req, res) => {
     const { email, password } = fields(req.body, { email: 'string', password: 'string' }, ['email', 'password']);
     const token = await gateway.login(email!, password!, req.socket.remoteAddress ?? 'unknown');
+    // A new session on every login; the one the browser came with (if any) ends.
+    const previous = sessionToken(req);
+    if (previous !== undefined) gateway.logout(previous);
     res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/' });
     res.json({ ok: true, email: email!.trim().toLowerCase() });
   }));
@@ -149,10 +152,20 @@ export function sessionToken(req: Request): string | undefined {
   return undefined;
 }
 
-/** Cross-site state changes are refused; requests without an Origin (curl, tests) pass. */
+/**
+ * Cross-site state changes are refused: an Origin other than ours, or a browser's Sec-Fetch-Site
+ * saying the request comes from another site (ports do not make a site: another local app on
+ * another port is same-site). Requests without either header (curl, tests) pass.
+ */
 function checkOrigin(req: Request, res: Response, next: NextFunction): void {
+  if (req.method === 'GET' || req.method === 'HEAD') return next();
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    res.status(403).json({ error: 'Cross-origin request refused' });
+    return;
+  }
   const origin = req.headers.origin;
-  if (req.method === 'GET' || req.method === 'HEAD' || origin === undefined) return next();
+  if (origin === undefined) return next();
   let host: string;
   try {
     host = new URL(origin).host;

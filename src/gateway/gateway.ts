@@ -113,7 +113,9 @@ export class Gateway {
   /** Returns a session token. A failure never says whether the email exists. */
   async login(email: string, password: string, clientAddress: string): Promise<string> {
     const normalized = email.trim().toLowerCase();
-    const subjects = [`email:${normalized}`, `address:${clientAddress}`];
+    // Per account from this address, and per address: never per account alone, or anyone could keep
+    // its owner locked out by failing once a minute from elsewhere (login-throttle.ts).
+    const subjects = [`email:${normalized}|address:${clientAddress}`, `address:${clientAddress}`];
     const wait = this.throttle.waitFor(subjects);
     if (wait > 0) throw new GatewayError(429, 'Too many failed logins: try again shortly', Math.ceil(wait / 1000));
     const stored = await this.db.get(userKey(normalized));

@@ -1,13 +1,15 @@
 /**
  * Slows repeated failed logins per account and per client address: the first few failures cost
  * nothing, then each one doubles the wait before the next attempt is accepted, up to a cap. Never
- * a permanent lock-out, and a success clears the count.
+ * a permanent lock-out, and a success clears the count. The gateway's subjects are an account
+ * from one address, and an address: a stranger's failures slow the stranger, not the account's owner
+ * elsewhere, whose right password always works after at most MAX_DELAY_MS of her own failures.
  */
 
 /** Failures after which attempts must wait: a developer who mistypes twice still gets in at once. */
 export const FREE_LOGIN_FAILURES = 3;
 const BASE_DELAY_MS = 1_000;
-const MAX_DELAY_MS = 60_000;
+export const MAX_DELAY_MS = 60_000;
 
 interface Record {
   failures: number;

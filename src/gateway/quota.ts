@@ -27,6 +27,8 @@ export class Quotas {
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | undefined;
   private flushScheduled = false;
+  /** The current UTC day's text and bounds, so a request formats no date. */
+  private day = { text: '', start: 0, end: 0 };
 
   constructor(
     readonly dailyLimit: number,
@@ -38,13 +40,18 @@ export class Quotas {
   /** Counts `calls` requests for the user if they fit in today's quota (a batch fits whole or not at all). */
   async consume(userId: string, calls: number): Promise<QuotaDecision> {
     const now = this.now();
-    const key = `${userId}:${utcDay(now)}`;
+    if (now < this.day.start || now >= this.day.end) {
+      const start = Math.floor(now / DAY_MS) * DAY_MS;
+      this.day = { text: utcDay(now), start, end: start + DAY_MS };
+    }
+    const day = this.day;
+    const key = `${userId}:${day.text}`;
     if (!this.counts.has(key)) {
       const stored = await this.load(key);
       if (!this.counts.has(key)) this.counts.set(key, stored);
     }
     const used = this.counts.get(key)!;
-    const resetsAt = (Math.floor(now / DAY_MS) + 1) * DAY_MS;
+    const resetsAt = day.end;
     const secondsToReset = Math.ceil((resetsAt - now) / 1000);
     if (used + calls > this.dailyLimit) return { allowed: false, limit: this.dailyLimit, used, resetsAt, secondsToReset };
     this.counts.set(key, used + calls);

@@ -5,6 +5,7 @@ import type { SubscriptionHost } from './subscriptions.js';
 import type { BanList } from '../gateway/ban-list.js';
 import type { ClientReputation } from '../gateway/client-reputation.js';
 import type { MethodSpec } from './types.js';
+import type { FilterSizeLimits } from './filter-params.js';
 
 export interface RpcOptions {
   /** rskj rpc.skipRemasc: hide the REMASC transaction from block results. */
@@ -12,6 +13,10 @@ export interface RpcOptions {
   clientVersion: string;
   /** eth_getLogs caps: a query fits within maxLogs logs OR within maxBlockRange blocks. */
   logLimits: { maxLogs: number; maxBlockRange: bigint };
+  /** Addresses, and topics per position, one log filter may list (filter-params.ts). */
+  filterLimits: FilterSizeLimits;
+  /** Subscriptions one WebSocket connection may hold (subscribe.ts). */
+  maxSubscriptions: number;
 }
 
 export interface RpcContext {
@@ -26,6 +31,8 @@ export interface RpcContext {
   clients?: NodeClients;
   /** The caller's address in rskj's text form, when the call came over HTTP or WebSocket. */
   client?: string;
+  /** The API key the call came with, whose filters count against MAX_FILTERS_PER_KEY; undefined in-process. */
+  filterOwner?: string;
 }
 
 /** Node-wide, shared by both networks. */

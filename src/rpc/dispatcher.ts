@@ -21,6 +21,7 @@
  */
 import { ErrorCode, InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError, httpStatusFor } from './errors.js';
 import { echoRawId, idNeedsRawText, rawIds } from './raw-id.js';
+import { RawJson, rawSuccessText } from './raw-json.js';
 import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse, MethodSpec } from './types.js';
 
 export interface DispatcherOptions {
@@ -201,6 +202,8 @@ function single(res: JsonRpcFailure): HttpResult {
  * response is replaced by a -32603 error with the same id; this never throws.
  */
 export function serializeResponse(res: JsonRpcResponse): string {
+  // Pre-serialised results (raw-json.ts: cached JSON of mined data) are spliced in as they are.
+  if ('result' in res && res.result instanceof RawJson) return rawSuccessText(res.id, res.result);
   try {
     return JSON.stringify(res);
   } catch {

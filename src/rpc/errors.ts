@@ -27,6 +27,8 @@ export const ErrorCode = {
   TransactionRejected: -32010,
   /** Quota exceeded and log query caps (the service names -32005 for both). */
   ResourceLimit: -32005,
+  /** rskj RPC_LIMIT_ERROR: execution timeout ("Execution has got timeout out."), response too large. */
+  RpcLimit: -32011,
   /** rskj: a REVERT in eth_call / eth_estimateGas. */
   Revert: -32015,
 } as const;
@@ -43,9 +45,12 @@ export class InvalidRequest extends RpcError {
   }
 }
 
+/** Longest method name an error message repeats. */
+const MAX_NAME_SHOWN = 80;
+
 export class MethodNotFound extends RpcError {
-  /** rskj answers unknown names with "method not found"; we add the name. */
-  constructor(method: string, message = `method not found: ${method}`) {
+  /** rskj answers unknown names with "method not found"; we add the name, cut (a 1 MB name must not come back whole). */
+  constructor(method: string, message = `method not found: ${method.length > MAX_NAME_SHOWN ? `${method.slice(0, MAX_NAME_SHOWN)}...` : method}`) {
     super(ErrorCode.MethodNotFound, message);
   }
 }

@@ -16,6 +16,28 @@ export interface FilterParam {
 
 /** The spec's topic positions; a log has at most four topics. */
 export const MAX_TOPICS = 4;
+/** Addresses one log filter may list (geth's maxAddresses): matching cost grows with each. */
+export const MAX_FILTER_ADDRESSES = 1_000;
+/** Alternatives one topic position may list (geth's maxSubTopics). */
+export const MAX_FILTER_TOPICS = 1_000;
+
+export interface FilterSizeLimits {
+  maxAddresses: number;
+  maxTopics: number;
+}
+
+/** Refuses a filter (eth_getLogs, eth_newFilter, eth_subscribe logs) listing more than the node's limits allow. */
+export function checkFilterSize(filter: Pick<FilterParam, 'addresses' | 'topics'>, limits: FilterSizeLimits): void {
+  const addresses = filter.addresses?.length ?? 0;
+  if (addresses > limits.maxAddresses) {
+    throw new InvalidParams(`field "address": ${addresses} addresses, want at most ${limits.maxAddresses} (--filter-max-addresses)`);
+  }
+  filter.topics.forEach((position, i) => {
+    if (position !== null && position.length > limits.maxTopics) {
+      throw new InvalidParams(`field "topics"[${i}]: ${position.length} topics, want at most ${limits.maxTopics} per position (--filter-max-topics)`);
+    }
+  });
+}
 
 function bound(name: string, v: unknown): BoundParam | undefined {
   if (v === undefined || v === null) return undefined;

@@ -20,6 +20,7 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   filterNotFound: ErrorCode.Server,
   notMined: ErrorCode.NotMined,
   blockAborted: ErrorCode.Internal,
+  timeout: ErrorCode.RpcLimit,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

@@ -20,6 +20,12 @@ export interface LogSubscriptionFilter {
 
 type Listener<E extends keyof ChainEvents> = (...args: ChainEvents[E]) => void;
 
+/**
+ * Subscriptions one connection may hold (--max-subscriptions; rskj and geth have no cap): each is
+ * a listener on the chain's events, run for every block or pending transaction.
+ */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
+
 export class SubscriptionHost {
   private readonly active = new Map<string, () => void>();
 
@@ -59,6 +65,10 @@ export class SubscriptionHost {
       }
     }
     return id;
+  }
+
+  get size(): number {
+    return this.active.size;
   }
 
   unsubscribe(id: string): boolean {

@@ -25,6 +25,8 @@ export const UNAUTHORIZED_CODE = -32001;
 export const BANNED_CODE = UNAUTHORIZED_CODE;
 /** WebSocket close code for a socket whose address gets banned: RFC 6455 "policy violation". */
 export const WS_BANNED_CLOSE_CODE = 1008;
+/** Per-client contexts kept for reuse (a request otherwise copies one); past this many the cache starts over. */
+const MAX_CACHED_CONTEXTS = 1024;
 
 function bannedMessage(client: string): string {
   return `Forbidden: requests from ${client} are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress`;
@@ -71,14 +73,25 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return { network: record.network, userId: record.userId };
   };
 
+  const restrictedContexts = Object.fromEntries(Object.entries(contexts).map(([n, c]) => [n, { ...c, restricted: true }])) as Record<NetworkName, RpcContext>;
+  /** Contexts of a network for one client address, by network, restriction and address. */
+  const clientContexts = new Map<string, RpcContext>();
   const contextFor = (network: NetworkName, userId: string | undefined, client?: string): RpcContext => {
-    const base = userId !== undefined && hosted ? { ...contexts[network], restricted: true } : contexts[network];
-    return client === undefined ? base : { ...base, client };
+    const restricted = userId !== undefined && hosted;
+    const base = restricted ? restrictedContexts[network] : contexts[network];
+    if (client === undefined) return base;
+    const cacheKey = `${network}${restricted ? '!' : ' '}${client}`;
+    let context = clientContexts.get(cacheKey);
+    if (context === undefined) {
+      if (clientContexts.size >= MAX_CACHED_CONTEXTS) clientContexts.clear();
+      context = { ...base, client };
+      clientContexts.set(cacheKey, context);
+    }
+    return context;
   };
 
-  /** Counts the calls of a parsed body against the user's quota (operators are not counted). */
-  const charge = async (userId: string | undefined, parsed: unknown): Promise<QuotaDecision | undefined> => {
-    if (userId === undefined) return undefined;
+  /** Counts the calls of a parsed body against a dashboard user's quota (callers skip operators, never counted). */
+  const charge = (userId: string, parsed: unknown): Promise<QuotaDecision> => {
     // A batch the dispatcher refuses whole (empty, or over the size limit) runs nothing: it counts once.
     const calls = Array.isArray(parsed) && parsed.length > 0 && parsed.length <= maxBatch ? parsed.length : 1;
     return gateway.quotas.consume(userId, calls);
@@ -97,7 +110,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
         return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied, body) };
       }
       const parsed = parseJsonBody(body);
-      const quota = await charge(access.userId, parsed);
+      const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
       if (quota !== undefined && !quota.allowed) {
         note(client, 'failedHandshakes');
         return quotaExceeded(quota, idOf(body), body);
@@ -105,7 +118,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       note(client, 'successfulHandshakes');
       if (isMalformed(parsed)) note(client, 'invalidMessages');
       logCalls(access.network, parsed);
-      const result = await dispatcher.handleParsed(parsed, contextFor(access.network, access.userId, client), body);
+      const result = await dispatcher.handleParsed(parsed, { ...contextFor(access.network, access.userId, client), filterOwner: key }, body);
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
     errorBody: (code, message) => errorBody(null, code, message),
@@ -129,7 +142,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       const access = accessOf(key) as Exclude<Access, { denied: string }>;
       const base = contextFor(access.network, access.userId, client);
       const subscriptions = new SubscriptionHost(base.chain, send, base.options.skipRemasc);
-      const context: RpcContext = { ...base, subscriptions };
+      const context: RpcContext = { ...base, subscriptions, filterOwner: key };
       const banClose = () => disconnect?.(WS_BANNED_CLOSE_CODE, `Forbidden: ${client} is banned on this node`);
       // A socket whose address gets banned is closed at once.
       const stopWatching = client === undefined ? undefined : clients?.bans.onChange(() => {
@@ -148,7 +161,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
             return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked', message);
           }
           const parsed = parseJsonBody(message);
-          const quota = await charge(access.userId, parsed);
+          const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
           if (quota !== undefined && !quota.allowed) {
             note(client, 'failedHandshakes');
             return quotaExceeded(quota, idOf(message), message).body;

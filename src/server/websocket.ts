@@ -1,12 +1,26 @@
 /**
  * WebSocket on the RPC path (`ws://host:port/<API_KEY>`), same key check as HTTP. Each message is
  * a JSON-RPC request or batch through the dispatcher; each connection has its own subscriptions,
- * which end when it closes.
+ * which end when it closes. Slow clients are dropped: one that leaves more than maxBufferedBytes
+ * unread (a subscriber that stopped reading), or that has not answered the previous ping when the
+ * next one is due.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import { MAX_BODY_BYTES, apiKeyOf } from './http.js';
+
+/** Bytes a client may leave unread before it is dropped: what it does not read stays in our memory. */
+export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** A ping to every client this often; one that has not answered the previous ping is dropped. */
+export const WS_PING_INTERVAL_MS = 30_000;
+
+export interface WebSocketLimits {
+  /** Default WS_MAX_BUFFERED_BYTES (--ws-max-buffered). */
+  maxBufferedBytes?: number;
+  /** Default WS_PING_INTERVAL_MS (--ws-ping-interval). */
+  pingIntervalMs?: number;
+}
 
 export interface WebSocketConnection {
   handle(message: string): Promise<string>;
@@ -24,8 +38,29 @@ export interface WebSocketRoute {
   forbidden?(remote: string | undefined): string | undefined;
 }
 
-export function attachWebSocket(server: Server, route: WebSocketRoute): WebSocketServer {
+export function attachWebSocket(server: Server, route: WebSocketRoute, limits: WebSocketLimits = {}): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES });
+  const maxBuffered = limits.maxBufferedBytes ?? WS_MAX_BUFFERED_BYTES;
+  const answered = new WeakSet<WebSocket>();
+  const pings = setInterval(() => {
+    for (const client of wss.clients) {
+      if (!answered.has(client)) {
+        client.terminate();
+        continue;
+      }
+      answered.delete(client);
+      client.ping();
+    }
+  }, limits.pingIntervalMs ?? WS_PING_INTERVAL_MS);
+  pings.unref();
+  server.on('close', () => clearInterval(pings));
+  /** Sends unless the client is gone; drops it when it reads too slowly. */
+  const sendTo = (client: WebSocket, message: string) => {
+    if (client.readyState !== WebSocket.OPEN) return;
+    client.send(message);
+    // A close frame would wait behind what the client does not read: cut the connection.
+    if (client.bufferedAmount > maxBuffered) client.terminate();
+  };
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the raw socket over without its error handler: a peer reset must not crash us.
     socket.on('error', () => socket.destroy());
@@ -41,11 +76,13 @@ export function attachWebSocket(server: Server, route: WebSocketRoute): WebSocke
       return;
     }
     wss.handleUpgrade(req, socket, head, (client) => {
-      const connection = route.open(key, (message) => client.send(message), remote, (code, reason) => client.close(code, reason));
+      answered.add(client);
+      client.on('pong', () => answered.add(client));
+      const connection = route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason));
       client.on('message', (data, isBinary) => {
         if (isBinary) return;
         connection.handle(data.toString()).then(
-          (reply) => client.send(reply),
+          (reply) => sendTo(client, reply),
           () => client.close(1011, 'internal error'),
         );
       });

@@ -17,6 +17,7 @@ import type { Execution } from '../execution.js';
 import type { RskHeader } from '../header.js';
 import { Lru } from '../lru.js';
 import { OverlayDb } from '../state-db.js';
+import { startDeadline, withDeadline } from '../evm/deadline.js';
 import type { TxRecord } from '../transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
 
@@ -65,6 +66,8 @@ export async function replayBlock(
   await state.checkpoint();
   const vm = await execution.vm(state);
   const evm = vm.evm as EVM;
+  // One time limit for the whole replay (--execution-timeout).
+  const deadline = startDeadline(execution.timeoutMs);
   let gasUsed = 0n;
   let logIndex = 0;
   for (let i = 0; i <= last; i++) {
@@ -78,12 +81,14 @@ export async function replayBlock(
     recorder?.attach();
     let result;
     try {
-      result = await runTx(vm, {
-        tx: legacyTx(execution, record),
-        block: execution.headerBlock(header, gasUsed, false),
-        blockGasUsed: gasUsed,
-        skipHardForkValidation: true,
-      });
+      result = await withDeadline(evm, deadline, () =>
+        runTx(vm, {
+          tx: legacyTx(execution, record),
+          block: execution.headerBlock(header, gasUsed, false),
+          blockGasUsed: gasUsed,
+          skipHardForkValidation: true,
+        }),
+      );
     } finally {
       recorder?.detach();
     }

@@ -3,6 +3,7 @@ import { method } from '../context.js';
 import { type BlockView, formatBlock, formatTransaction, quantity } from '../format.js';
 import { blockSelector, bool, hash32, params, quantity as quantityParam } from '../params.js';
 import { type Resolved, describeSelector, resolveBlock, toBlockView } from '../resolve.js';
+import { blockJson, minedTransactionJson } from '../json-cache.js';
 import { ChainError } from '../../chain/errors.js';
 import type { BlockSelector } from '../types.js';
 import type { RpcContext } from '../context.js';
@@ -25,12 +26,15 @@ function transactionAt(ctx: RpcContext, resolved: Resolved | undefined, i: bigin
   const view = toBlockView(resolved);
   const tx = visibleTransactions(ctx, view)[Number(i)];
   if (tx === undefined || i > BigInt(Number.MAX_SAFE_INTEGER)) return null;
-  const position = view.hash === undefined ? undefined : { blockHash: view.hash, blockNumber: view.header.number, index: Number(i) };
-  return formatTransaction(tx, position);
+  if (!resolved.pending) return minedTransactionJson(ctx.chain, resolved.block, Number(i));
+  return formatTransaction(tx, undefined);
 }
 
-const block = (ctx: RpcContext, resolved: Resolved | undefined, full: boolean) =>
-  resolved === undefined ? null : formatBlock(toBlockView(resolved), full, ctx.options.skipRemasc);
+function block(ctx: RpcContext, resolved: Resolved | undefined, full: boolean) {
+  if (resolved === undefined) return null;
+  if (resolved.pending) return formatBlock(toBlockView(resolved), full, ctx.options.skipRemasc);
+  return blockJson(ctx.chain, resolved.block, full, ctx.options.skipRemasc);
+}
 
 /** The pending block's count is the pool's (rskj): its REMASC transaction is not there yet. */
 function txCount(ctx: RpcContext, resolved: Resolved | undefined): string | null {

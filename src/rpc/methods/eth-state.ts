@@ -15,7 +15,7 @@ export const ethStateMethods = [
   method('eth_blockNumber', 'Number of the most recent block.', params([]), (ctx) => quantity(ctx.chain.head.header.number)),
   method('eth_getBalance', 'Balance in wei at a block (default latest).', params([address, optionalBlock]), async (ctx, [account, block]) => {
     const target = await stateTarget(ctx.chain, block);
-    const state = ctx.chain.stateAt(target.header.stateRoot, target.db);
+    const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
     return quantity((await state.getAccount(account))?.balance ?? 0n);
   }),
   method(
@@ -24,7 +24,7 @@ export const ethStateMethods = [
     params([address, optionalBlock]),
     async (ctx, [account, block]) => {
       const target = await stateTarget(ctx.chain, block);
-      const state = ctx.chain.stateAt(target.header.stateRoot, target.db);
+      const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
       return quantity((await state.getAccount(account))?.nonce ?? 0n);
     },
   ),
@@ -32,7 +32,7 @@ export const ethStateMethods = [
     const resolved = await resolveBlock(ctx.chain, block);
     if (resolved === undefined) return null;
     const target = targetOf(ctx.chain, resolved);
-    return bytesToHex(await ctx.chain.stateAt(target.header.stateRoot, target.db).getCode(account));
+    return bytesToHex(await ctx.chain.stateReader(target.header.stateRoot, target.db).getCode(account));
   }),
   method(
     'eth_getStorageAt',
@@ -40,7 +40,7 @@ export const ethStateMethods = [
     params([address, storageSlot.as('position'), optionalBlock]),
     async (ctx, [account, position, block]) => {
       const target = await stateTarget(ctx.chain, block);
-      const state = ctx.chain.stateAt(target.header.stateRoot, target.db);
+      const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
       const value = await state.getStorage(account, setLengthLeft(bigIntToBytes(position), 32));
       return bytesToHex(setLengthLeft(value, 32));
     },

@@ -2,7 +2,8 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { InvalidParams } from '../errors.js';
 import { method } from '../context.js';
-import { formatReceipt, formatTransaction } from '../format.js';
+import { formatTransaction } from '../format.js';
+import { minedTransactionJson, receiptJson } from '../json-cache.js';
 import { callRequest, data, hash32, params } from '../params.js';
 
 const txHash = hash32.as('transactionHash');
@@ -12,7 +13,7 @@ export const ethTransactionMethods = [
     const found = await ctx.chain.transaction(hash);
     if (found !== undefined) {
       if (ctx.options.skipRemasc && found.tx.isRemasc) return null;
-      return formatTransaction(found.tx, { blockHash: found.block.hash, blockNumber: found.block.header.number, index: found.index });
+      return minedTransactionJson(ctx.chain, found.block, found.index);
     }
     const pooled = ctx.chain.pooledTransaction(hash);
     return pooled === undefined ? null : formatTransaction(pooled, undefined);
@@ -20,12 +21,7 @@ export const ethTransactionMethods = [
   method('eth_getTransactionReceipt', 'Receipt of a mined transaction, or null.', params([txHash]), async (ctx, [hash]) => {
     const found = await ctx.chain.transaction(hash);
     if (found === undefined || (ctx.options.skipRemasc && found.tx.isRemasc)) return null;
-    const receipts = await ctx.chain.receipts(found.block);
-    const receipt = receipts[found.index];
-    if (receipt === undefined) return null;
-    let logIndexStart = 0;
-    for (let i = 0; i < found.index; i++) logIndexStart += receipts[i]!.logs.length;
-    return formatReceipt(receipt, found.tx, found.block, found.index, logIndexStart);
+    return (await receiptJson(ctx.chain, found.block, found.index)) ?? null;
   }),
   method('eth_sendRawTransaction', 'Submits a signed legacy transaction; returns its hash.', params([data.as('transaction')]), async (ctx, [raw]) =>
     bytesToHex(await ctx.chain.sendRawTransaction(raw)),

@@ -5,7 +5,8 @@ import type { LogCriteria } from '../../chain/log-index.js';
 import { InvalidParams } from '../errors.js';
 import { method } from '../context.js';
 import { formatLog, hex } from '../format.js';
-import { type BoundParam, type FilterParam, filterParam } from '../filter-params.js';
+import { logsJson } from '../json-cache.js';
+import { type BoundParam, type FilterParam, checkFilterSize, filterParam } from '../filter-params.js';
 import { params, quantity as quantityParam } from '../params.js';
 
 const filterId = quantityParam.as('filterId');
@@ -54,19 +55,21 @@ function specCriteria(chain: Chain, spec: LogFilterSpec): LogCriteria {
 
 export const filterMethods = [
   method('eth_getLogs', 'Logs matching a filter (by blockHash, or fromBlock/toBlock; default the latest block).', params([filterParam]), async (ctx, [filter]) => {
+    checkFilterSize(filter, ctx.options.filterLimits);
     const criteria = await criteriaOf(ctx.chain, filter);
     if (criteria === undefined) return [];
-    return (await ctx.chain.logs(criteria, ctx.options.logLimits)).map((m) => formatLog(m));
+    return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
   }),
   method('eth_newFilter', 'Installs a log filter; returns its id.', params([filterParam]), (ctx, [filter]) => {
     if (filter.blockHash !== undefined) throw new InvalidParams('blockHash is only for eth_getLogs: a filter takes fromBlock/toBlock');
+    checkFilterSize(filter, ctx.options.filterLimits);
     const spec: LogFilterSpec = { fromBlock: filterBound(filter.fromBlock), toBlock: filterBound(filter.toBlock), addresses: filter.addresses, topics: filter.topics };
     if (typeof spec.fromBlock === 'bigint' && typeof spec.toBlock === 'bigint') checkOrder(spec.fromBlock, spec.toBlock);
-    return ctx.filters.newLogFilter(spec);
+    return ctx.filters.newLogFilter(spec, ctx.filterOwner);
   }),
-  method('eth_newBlockFilter', 'Installs a filter for new block hashes.', params([]), (ctx) => ctx.filters.newBlockFilter()),
+  method('eth_newBlockFilter', 'Installs a filter for new block hashes.', params([]), (ctx) => ctx.filters.newBlockFilter(ctx.filterOwner)),
   method('eth_newPendingTransactionFilter', 'Installs a filter for new pending transaction hashes.', params([]), (ctx) =>
-    ctx.filters.newPendingTransactionFilter(),
+    ctx.filters.newPendingTransactionFilter(ctx.filterOwner),
   ),
   method('eth_uninstallFilter', 'Removes a filter: true, or false when there was none.', params([filterId]), (ctx, [id]) =>
     ctx.filters.uninstall(`0x${id.toString(16)}`),
@@ -79,6 +82,6 @@ export const filterMethods = [
   method('eth_getFilterLogs', 'All logs matching a log filter.', params([filterId]), async (ctx, [id]) => {
     const criteria = specCriteria(ctx.chain, ctx.filters.logCriteria(`0x${id.toString(16)}`));
     if (criteria.fromBlock > criteria.toBlock) return [];
-    return (await ctx.chain.logs(criteria, ctx.options.logLimits)).map((m) => formatLog(m));
+    return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
   }),
 ];
