@@ -12,7 +12,7 @@ import { NodeWallet, lockedHint } from './wallet.js';
 import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
 import { type BuiltBlock, type Executor, buildBlock } from './block-builder.js';
-import { RSK_TX_PARAMS, createRskCommon } from './common.js';
+import { createRskCommon, rskTxOptions } from './common.js';
 import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
 import { ChainError } from './errors.js';
 import { Execution } from './execution.js';
@@ -344,7 +344,7 @@ export class Chain {
       try {
         tx = key === undefined
           ? impersonatedTransaction(fields, request.from, this.common)
-          : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(key.privateKey);
+          : createLegacyTx(fields, rskTxOptions(this.common)).sign(key.privateKey);
       } catch (err) {
         throw new ChainError('invalidArgument', `Invalid transaction: ${firstLine((err as Error).message)}`);
       }
