@@ -3,8 +3,6 @@
  * REMASC transaction, and computes roots, bloom and paidFees. Sealing (merged-mining proof and
  * hash) is separate (seal.ts) so that the pending block can be built without it.
  */
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
-import { RLP } from '@ethereumjs/rlp';
 import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Bloom, type VM, runTx } from '@ethereumjs/vm';
@@ -15,6 +13,7 @@ import type { BlockContext, Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 import type { PoolTx } from './mempool.js';
 import { processMinersFees } from './native/remasc/index.js';
+import { orderedTrieRoot } from './ordered-trie.js';
 import { type ReceiptRecord, encodeRskReceipt } from './receipt.js';
 import { type TxRecord, remascTransaction } from './transaction.js';
 
@@ -158,8 +157,8 @@ export async function buildBlock(
     unclesHash: KECCAK256_RLP_ARRAY,
     coinbase: template.coinbase,
     stateRoot,
-    txTrieRoot: await trieRoot(transactions.map((tx) => tx.raw)),
-    receiptTrieRoot: await trieRoot(receipts.map(encodeRskReceipt)),
+    txTrieRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
+    receiptTrieRoot: orderedTrieRoot(receipts.map(encodeRskReceipt)),
     logsBloom,
     difficulty: template.difficulty,
     number,
@@ -176,16 +175,6 @@ export async function buildBlock(
     bitcoinMergedMiningCoinbaseTransaction: EMPTY,
   };
   return { header, transactions, receipts, included, invalid };
-}
-
-/**
- * Root of a trie keyed by RLP(index), as Ethereum builds transaction and receipt roots. (RSK's
- * own roots come from its binary Unitrie; see docs/decisions.md.)
- */
-export async function trieRoot(values: Uint8Array[]): Promise<Uint8Array> {
-  const trie = new MerklePatriciaTrie();
-  for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
-  return trie.root();
 }
 
 /**

@@ -12,7 +12,7 @@ import { NodeWallet, lockedHint } from './wallet.js';
 import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
 import { type BuiltBlock, type Executor, buildBlock } from './block-builder.js';
-import { RSK_TX_PARAMS, createRskCommon } from './common.js';
+import { createRskCommon, rskTxOptions } from './common.js';
 import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
 import { ChainError } from './errors.js';
 import { Execution } from './execution.js';
@@ -31,6 +31,7 @@ import { OverlayDb } from './state-db.js';
 import { Snapshots } from './snapshots.js';
 import { MAX_TIMESTAMP, MinerClock, timestampTooLarge } from './miner-clock.js';
 import { impersonatedTransaction } from './impersonation.js';
+import { AutomineBatch } from './automine.js';
 import { ChainStore } from './store.js';
 import { irregularStateMeta } from './store-keys.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
@@ -103,6 +104,7 @@ export class Chain {
   readonly execution: Execution;
   private headBlock!: RskBlock;
   private lock: Promise<unknown> = Promise.resolve();
+  private readonly automineBatch = new AutomineBatch((task) => this.serialize(task), (admitted) => this.mineAdmitted(admitted));
   private headRunner: CallRunner | undefined;
   /** The flat view of the latest state; it starts over whenever the latest state root changes. */
   private readonly headState = new HeadState((root) => this.execution.stateReader(this.store.stateDb, root));
@@ -309,7 +311,9 @@ export class Chain {
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     const tx = decodeRawTransaction(raw, this.common, this.network);
-    return this.serialize(() => this.submitLocked(tx, raw));
+    const entry = await this.serialize(() => this.admitLocked(tx, raw));
+    await this.automined(entry);
+    return tx.hash();
   }
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
@@ -317,7 +321,7 @@ export class Chain {
     const impersonated = signer === undefined && this.impersonated.has(request.from.toString());
     const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
-    return this.serialize(async () => {
+    const entry = await this.serialize(async () => {
       const state = this.stateAt(this.stateRootOf(this.headBlock));
       if (impersonated && (await state.getCode(request.from)).length > 0) {
         throw new ChainError(
@@ -339,12 +343,14 @@ export class Chain {
       try {
         tx = key === undefined
           ? impersonatedTransaction(fields, request.from, this.common)
-          : createLegacyTx(fields, { common: this.common, params: RSK_TX_PARAMS }).sign(key.privateKey);
+          : createLegacyTx(fields, rskTxOptions(this.common)).sign(key.privateKey);
       } catch (err) {
         throw new ChainError('invalidArgument', `Invalid transaction: ${firstLine((err as Error).message)}`);
       }
-      return this.submitLocked(tx, tx.serialize());
+      return this.admitLocked(tx, tx.serialize());
     });
+    await this.automined(entry);
+    return entry.record.hash;
   }
 
   private nextMinimumGasPrice(): bigint {
@@ -370,8 +376,8 @@ export class Chain {
     return { address: wanted, privateKey };
   }
 
-  /** Validates and pools a transaction; with automine, mines it and fails if it did not make it. */
-  private async submitLocked(tx: LegacyTx, raw: Uint8Array): Promise<Uint8Array> {
+  /** Validates and pools a transaction. */
+  private async admitLocked(tx: LegacyTx, raw: Uint8Array): Promise<PoolTx> {
     const sender = tx.getSenderAddress();
     const account = await this.account(this.stateRootOf(this.headBlock), sender);
     validatePoolTransaction(tx, raw, sender.toString(), this.pool, {
@@ -382,22 +388,41 @@ export class Chain {
     const entry = this.pool.add(tx, txRecordFromLegacyTx(tx, raw));
     this.viewVersion++;
     this.events.emit('pendingTransaction', entry.record);
-    // Automine mines what can run now; a transaction behind a nonce gap waits for the gap to fill.
-    if (this.automine && this.pool.get(entry.record.hash) !== undefined) {
-      const candidates = await this.poolCandidates(this.headBlock);
-      if (candidates.length > 0) {
-        const { built } = await this.mineLocked(undefined, candidates).catch((err: unknown) => {
-          // The block was not built: the send fails, so its transaction must not linger either.
-          this.pool.remove(entry);
-          this.viewVersion++;
-          throw err;
-        });
-        const dropped = built.invalid.find((invalid) => invalid.entry === entry);
-        // rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
-        if (dropped !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${dropped.reason}`);
+    return entry;
+  }
+
+  /** With automine, waits until the pooled `entry` is mined; fails if it was dropped instead. */
+  private async automined(entry: PoolTx): Promise<void> {
+    // A transaction behind a nonce gap waits for the gap to fill (it stays pooled, unmined).
+    if (!this.automine || this.pool.get(entry.record.hash) === undefined) return;
+    const dropped = await this.automineBatch.mined(entry);
+    // rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
+    if (dropped !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${dropped}`);
+  }
+
+  /**
+   * Automine's block(s) for transactions admitted together: what can run now, and more blocks while
+   * an admitted one is still runnable and the last block made progress (a full block defers some).
+   */
+  private async mineAdmitted(admitted: ReadonlySet<PoolTx>): Promise<Map<PoolTx, string>> {
+    const dropped = new Map<PoolTx, string>();
+    if (!this.automine) return dropped;
+    try {
+      let candidates = await this.poolCandidates(this.headBlock);
+      while (candidates.length > 0) {
+        const { built } = await this.mineLocked(undefined, candidates);
+        for (const { entry, reason } of built.invalid) dropped.set(entry, reason);
+        if (built.included.length === 0) break;
+        candidates = await this.poolCandidates(this.headBlock);
+        if (!candidates.some((candidate) => admitted.has(candidate))) break;
       }
+    } catch (err) {
+      // The block was not built: the sends fail, so their transactions must not linger either.
+      for (const entry of admitted) if (this.pool.get(entry.record.hash) === entry) this.pool.remove(entry);
+      this.viewVersion++;
+      throw err;
     }
-    return tx.hash();
+    return dropped;
   }
 
   // ---- block production -------------------------------------------------------------------
@@ -455,10 +480,18 @@ export class Chain {
     return { block, built };
   }
 
-  /** The mining VM, kept across blocks while its state stays at the head's root. */
+  /**
+   * The mining VM, kept across blocks; after a revert, reset or state override it moves to the new
+   * root (building a VM costs milliseconds). A failed block drops it: its state may be half-applied.
+   */
   private async minerAt(parent: RskBlock): Promise<Executor & { root: Uint8Array }> {
     const root = this.stateRootOf(parent);
     if (this.miner !== undefined && equalsBytes(this.miner.root, root)) return this.miner;
+    if (this.miner !== undefined) {
+      await this.miner.stateManager.setStateRoot(root);
+      this.miner.root = root;
+      return this.miner;
+    }
     const stateManager = this.execution.stateManager(this.store.stateDb, root);
     this.miner = { stateManager, vm: await this.execution.vm(stateManager), root };
     return this.miner;
@@ -467,10 +500,10 @@ export class Chain {
   /** Pooled transactions that can run on `parent`, in block order. */
   private async poolCandidates(parent: RskBlock): Promise<PoolTx[]> {
     if (this.pool.size === 0) return [];
-    const state = this.stateAt(this.stateRootOf(parent));
+    const root = this.stateRootOf(parent);
     const nonces = new Map<string, bigint>();
     for (const sender of this.pool.senderKeys()) {
-      nonces.set(sender, (await state.getAccount(new Address(hexToBytes(sender as `0x${string}`))))?.nonce ?? 0n);
+      nonces.set(sender, (await this.account(root, new Address(hexToBytes(sender as `0x${string}`))))?.nonce ?? 0n);
     }
     return orderForBlock(this.pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
   }

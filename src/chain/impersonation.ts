@@ -6,7 +6,7 @@
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { type Address, bytesToBigInt } from '@ethereumjs/util';
-import { RSK_TX_PARAMS } from './common.js';
+import { rskTxOptions } from './common.js';
 
 export interface UnsignedFields {
   nonce: bigint;
@@ -20,7 +20,7 @@ export interface UnsignedFields {
 export function impersonatedTransaction(fields: UnsignedFields, sender: Address, common: Common): LegacyTx {
   const tx = createLegacyTx(
     { ...fields, v: common.chainId() * 2n + 35n, r: bytesToBigInt(sender.bytes) + 1n, s: fields.nonce + 1n },
-    { common, params: RSK_TX_PARAMS, freeze: false },
+    { ...rskTxOptions(common), freeze: false },
   );
   tx.getSenderAddress = () => sender;
   return tx;

@@ -6,7 +6,7 @@
  * Byte orders: "internal" is the raw SHA256d output as serialized inside BTC structures;
  * "display" is its reverse, the way BTC hashes are printed and compared as numbers.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
+import { createHash } from 'node:crypto';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256Midstate, sha256Resume } from './sha256-midstate.js';
 
@@ -256,15 +256,18 @@ function isValid64ByteTransaction(pair: Uint8Array): boolean {
   return inputScriptLength + pair[outputCountAt + 9]! === 4;
 }
 
+/** Node's native SHA-256: every mined block hashes a ~1 KB coinbase and its pseudo-random parts. */
+function sha256(data: Uint8Array): Uint8Array {
+  return createHash('sha256').update(data).digest();
+}
+
 function sha256d(data: Uint8Array): Uint8Array {
   return sha256(sha256(data));
 }
 
-/** `length` pseudo-random bytes: sha256(seed ‖ i) for i = 0, 1, ... concatenated. */
+/** `length` pseudo-random bytes drawn from `seed` (SHAKE256, one native call). */
 function expand(seed: Uint8Array, length: number): Uint8Array {
-  const blocks: Uint8Array[] = [];
-  for (let i = 0; i * 32 < length; i++) blocks.push(sha256(concatBytes(seed, u32le(i))));
-  return concatBytes(...blocks).subarray(0, length);
+  return createHash('shake256', { outputLength: length }).update(seed).digest();
 }
 
 function varInt(n: number): Uint8Array {

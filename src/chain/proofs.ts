@@ -34,7 +34,7 @@ export interface TrieProof {
 }
 
 /**
- * A trie keyed by RLP(index), as Ethereum (and our block builder, `trieRoot` in block-builder.ts)
+ * A trie keyed by RLP(index), as Ethereum (and our block builder, `orderedTrieRoot` in ordered-trie.ts)
  * builds transaction and receipt roots, held in memory to prove its entries. For the receipt trie
  * the values are every receipt RLP of the block, REMASC's included, in block order.
  */

@@ -3,7 +3,7 @@ import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
-import { RSK_TX_PARAMS } from './common.js';
+import { rskTxOptions } from './common.js';
 import { ChainError } from './errors.js';
 import { MAX_INITCODE_SIZE } from './tx-validation.js';
 
@@ -65,7 +65,7 @@ function legacyTransaction(fields: Uint8Array[], common: Common): LegacyTx {
   const isCreation = fields[3]!.length === 0;
   if (isCreation && fields[5]!.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
   try {
-    return createLegacyTxFromBytesArray(fields, { common, params: RSK_TX_PARAMS });
+    return createLegacyTxFromBytesArray(fields, rskTxOptions(common));
   } catch (err) {
     throw new ChainError('invalidTransaction', `Invalid transaction: ${firstLine((err as Error).message)}`);
   }

@@ -436,7 +436,9 @@ describe('time and mining', () => {
   it('hardhat_mine / anvil_mine mine thousands of blocks in one call, the interval apart', async () => {
     const start = await headNumber(c.url);
     const startedAt = performance.now();
-    await c.hardhat.mine({ blocks: 5_000, interval: 2 });
+    // viem's default 10 s request timeout is not about correctness; a loaded CI machine may need more.
+    const patient = createTestClient({ mode: 'hardhat', transport: http(c.url, { timeout: 120_000 }), chain: c.chain });
+    await patient.mine({ blocks: 5_000, interval: 2 });
     const elapsed = performance.now() - startedAt;
     console.log(`[test-control] hardhat_mine of 5,000 blocks: ${elapsed.toFixed(0)} ms`);
     expect(await headNumber(c.url)).toBe(start + 5_000n);

@@ -12,7 +12,7 @@ import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
 import { runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
-import { RSK_TX_PARAMS } from '../common.js';
+import { rskTxOptions } from '../common.js';
 import type { Execution } from '../execution.js';
 import type { RskHeader } from '../header.js';
 import { Lru } from '../lru.js';
@@ -109,8 +109,7 @@ function legacyTx(execution: Execution, record: TxRecord) {
   const cached = txCache.get(key);
   if (cached !== undefined && cached.common === execution.common) return cached.tx;
   const tx = createLegacyTxFromBytesArray(RLP.decode(record.raw) as Uint8Array[], {
-    common: execution.common,
-    params: RSK_TX_PARAMS,
+    ...rskTxOptions(execution.common),
     freeze: false,
   });
   const sender = new Address(record.from);
@@ -119,9 +118,6 @@ function legacyTx(execution: Execution, record: TxRecord) {
   return tx;
 }
 
-/**
- * Transactions already rebuilt, by hash. TODO(perf): each LegacyTx copies its Common and re-merges
- * the RSK parameters (about 1 ms a transaction); tracing the same block again skips that.
- */
+/** Transactions already rebuilt, by hash: tracing the same block again skips decoding them. */
 const TX_CACHE_ENTRIES = 4096;
 const txCache = new Lru<string, { tx: LegacyTx; common: Execution['common'] }>(TX_CACHE_ENTRIES);
