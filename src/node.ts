@@ -278,6 +278,8 @@ async function openDatabases(
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,
+      // Hardhat's balance-change matchers want one transaction per block, as Hardhat mines them.
+      automineBatching: options.profile !== 'hardhat',
       blockGasLimit: options.blockGasLimit,
       onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
       wallet,

@@ -3,7 +3,7 @@ import { createLegacyTx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
-import { RSK_TX_PARAMS } from './common.js';
+import { rskTxOptions } from './common.js';
 import { ExecutionReverted } from './errors.js';
 import { type Deadline, startDeadline, withDeadline } from './evm/deadline.js';
 import type { Execution } from './execution.js';
@@ -67,7 +67,7 @@ export async function runCall(execution: Execution, runner: CallRunner, header: 
 }
 
 function intrinsicGas(execution: Execution, params: CallParams): bigint {
-  const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, { common: execution.common, params: RSK_TX_PARAMS });
+  const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, rskTxOptions(execution.common));
   return tx.getIntrinsicGas();
 }
 

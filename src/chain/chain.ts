@@ -61,6 +61,11 @@ export interface ChainOptions {
   miner?: MinerMode;
   /** The node's keys (one wallet may serve both networks); default: the cow and miner keys only. */
   wallet?: NodeWallet;
+  /**
+   * Automine puts transactions in flight together into shared blocks (default true); false gives
+   * every transaction its own block, as Hardhat does (the Hardhat profile).
+   */
+  automineBatching?: boolean;
 }
 
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
@@ -123,6 +128,7 @@ export class Chain {
   private readonly snapshots = new Snapshots();
   private readonly impersonated = new Set<string>();
   private automine = true;
+  private readonly automineBatching: boolean;
   /** Who mines: the node itself, or merged miners only (`--miner external`). */
   readonly minerMode: MinerMode;
   /** Blocks handed to merged miners (mnr_getWork, eth_getWork), kept for their solutions. */
@@ -147,6 +153,7 @@ export class Chain {
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
     this.minerMode = options.miner ?? 'internal';
     if (this.minerMode === 'external') this.automine = false;
+    this.automineBatching = options.automineBatching ?? true;
     this.wallet = options.wallet ?? new NodeWallet();
   }
 
@@ -311,8 +318,7 @@ export class Chain {
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     const tx = decodeRawTransaction(raw, this.common, this.network);
-    const entry = await this.serialize(() => this.admitLocked(tx, raw));
-    await this.automined(entry);
+    await this.submit(() => this.admitLocked(tx, raw));
     return tx.hash();
   }
 
@@ -321,8 +327,8 @@ export class Chain {
     const impersonated = signer === undefined && this.impersonated.has(request.from.toString());
     const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
-    const entry = await this.serialize(async () => {
-      const state = this.stateAt(this.stateRootOf(this.headBlock));
+    const entry = await this.submit(async () => {
+      const state = this.stateReader(this.stateRootOf(this.headBlock));
       if (impersonated && (await state.getCode(request.from)).length > 0) {
         throw new ChainError(
           'invalidArgument',
@@ -349,7 +355,6 @@ export class Chain {
       }
       return this.admitLocked(tx, tx.serialize());
     });
-    await this.automined(entry);
     return entry.record.hash;
   }
 
@@ -391,13 +396,32 @@ export class Chain {
     return entry;
   }
 
-  /** With automine, waits until the pooled `entry` is mined; fails if it was dropped instead. */
-  private async automined(entry: PoolTx): Promise<void> {
-    // A transaction behind a nonce gap waits for the gap to fill (it stays pooled, unmined).
-    if (!this.automine || this.pool.get(entry.record.hash) === undefined) return;
-    const dropped = await this.automineBatch.mined(entry);
-    // rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
-    if (dropped !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${dropped}`);
+  /**
+   * Admits a transaction under the lock and, with automine, waits until it is mined; fails if it was
+   * dropped instead. Batching automine mines it with the others in flight (automine.ts); without
+   * batching (the Hardhat profile) it is admitted and mined in one turn of the lock, a block each.
+   */
+  private async submit(admit: () => Promise<PoolTx>): Promise<PoolTx> {
+    if (!this.automineBatching) {
+      return this.serialize(async () => {
+        const entry = await admit();
+        if (this.awaitsAutomine(entry)) this.refuseDropped((await this.mineAdmitted(new Set([entry]))).get(entry));
+        return entry;
+      });
+    }
+    const entry = await this.serialize(admit);
+    if (this.awaitsAutomine(entry)) this.refuseDropped(await this.automineBatch.mined(entry));
+    return entry;
+  }
+
+  /** A transaction behind a nonce gap waits for the gap to fill (it stays pooled, unmined). */
+  private awaitsAutomine(entry: PoolTx): boolean {
+    return this.automine && this.pool.get(entry.record.hash) !== undefined;
+  }
+
+  /** rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason. */
+  private refuseDropped(reason: string | undefined): void {
+    if (reason !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${reason}`);
   }
 
   /**
