@@ -697,14 +697,16 @@ export class Chain {
   }
 
   snapshot(): Promise<bigint> {
-    return this.serialize(async () =>
-      this.snapshots.take({
+    return this.serialize(async () => {
+      // From now on blocks can be dropped by a revert: remember the nodes each one adds.
+      this.store.revertedNodes.setTracking(true);
+      return this.snapshots.take({
         headNumber: this.headBlock.header.number,
         stateRoot: this.stateRootOf(this.headBlock),
         clock: this.clock.save(),
         pool: this.pool.entries(),
-      }),
-    );
+      });
+    });
   }
 
   /** Restores a snapshot: a head pointer move and deletion of the blocks above, never a replay. */
@@ -725,6 +727,7 @@ export class Chain {
       this.snapshots.clear();
       const genesis = (await this.store.getBlock(0n))!;
       await this.rewind(0n, genesis.header.stateRoot);
+      this.store.revertedNodes.setTracking(false);
       this.clock.reset();
       this.pool.clear();
     });
@@ -797,7 +800,7 @@ export class Chain {
       const state = this.stateAt(this.stateRootOf(this.headBlock));
       await change(state);
       const root = await state.getStateRoot();
-      await this.store.commitState(OVERRIDE_META, overrideRecord(this.headBlock, root));
+      await this.store.commitState(OVERRIDE_META, overrideRecord(this.headBlock, root), this.headBlock.header.number);
       this.stateOverride = root;
       this.headRunner = undefined;
       this.headState.drop();

@@ -1,8 +1,9 @@
 /**
  * The key-value store under the state trie (@ethereumjs/mpt's `DB` interface). Writes made while a
  * block is built stay in memory until the chain store commits them in the same atomic batch as
- * the block, so a crash never leaves a head whose state is missing. Nodes are never deleted: the
- * state of every block stays readable (no pruning), and a revert only moves the head.
+ * the block, so a crash never leaves a head whose state is missing. Nodes are never pruned: the
+ * state of every block stays readable; only nodes first added by blocks that evm_revert drops are
+ * deleted with them (reverted-nodes.ts).
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
 import { hexToBytes } from '@ethereumjs/util';
@@ -46,6 +47,17 @@ class NodeCache {
       this.map.delete(oldest);
       this.bytes -= evicted.length + NODE_ENTRY_OVERHEAD;
     }
+  }
+
+  has(key: string): boolean {
+    return this.map.has(key);
+  }
+
+  delete(key: string): void {
+    const old = this.map.get(key);
+    if (old === undefined) return;
+    this.map.delete(key);
+    this.bytes -= old.length + NODE_ENTRY_OVERHEAD;
   }
 
   get size(): { entries: number; bytes: number } {
@@ -93,11 +105,26 @@ export class StateDb implements DB<string, Uint8Array> {
    * Hands the buffered nodes to the caller's batch and starts a new buffer. The caller calls
    * `committed` once the batch is on disk; only then do the nodes enter the read cache.
    */
-  takePending(): { ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
+  takePending(): { keys: string[]; ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
     const taken = this.pending;
     this.pending = new Map();
+    const keys = [...taken.keys()];
     const ops = [...taken].map(([key, value]) => ({ key: stateNodeKey(hexToBytes(`0x${key}`)), value }));
-    return { ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
+    return { keys, ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
+  }
+
+  /** Of these node keys, the ones neither stored nor cached (to be written for the first time). */
+  async absent(keys: string[]): Promise<string[]> {
+    const uncached = keys.filter((key) => !this.cache.has(key));
+    if (uncached.length === 0) return [];
+    const stored = await this.kv.getMany(uncached.map((key) => stateNodeKey(hexToBytes(`0x${key}`))));
+    return uncached.filter((_, i) => stored[i] === undefined);
+  }
+
+  /** Delete operations for these nodes, and their removal from the cache (see reverted-nodes.ts). */
+  deletions(keys: string[]): Array<{ type: 'del'; key: Uint8Array }> {
+    for (const key of keys) this.cache.delete(key);
+    return keys.map((key) => ({ type: 'del', key: stateNodeKey(hexToBytes(`0x${key}`)) }));
   }
 
   discardPending(): void {

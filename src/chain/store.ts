@@ -10,6 +10,7 @@ import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js'
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from './lru.js';
 import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from './receipt.js';
+import { RevertedNodes } from './reverted-nodes.js';
 import { StateDb } from './state-db.js';
 import {
   type Kv,
@@ -44,6 +45,8 @@ type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'de
 
 export class ChainStore {
   readonly stateDb: StateDb;
+  /** Nodes the blocks above the oldest live snapshot were first to add; the chain turns it on. */
+  readonly revertedNodes = new RevertedNodes();
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
@@ -115,6 +118,7 @@ export class ChainStore {
   async commitBlock(block: RskBlock, receipts: BlockReceipts, meta?: { name: string; value: Uint8Array }): Promise<void> {
     const number = block.header.number;
     const state = this.stateDb.takePending();
+    const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
     const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
     ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
@@ -130,6 +134,7 @@ export class ChainStore {
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     await this.kv.batch(ops);
     state.committed();
+    this.revertedNodes.record(number, added);
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
     this.logs.set(number, blockLogs(receipts));
@@ -182,18 +187,20 @@ export class ChainStore {
   }
 
   /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
-  async commitState(metaName: string, metaValue: Uint8Array): Promise<void> {
+  async commitState(metaName: string, metaValue: Uint8Array, headNumber: bigint): Promise<void> {
     const state = this.stateDb.takePending();
+    const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
     const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: metaKey(metaName), value: metaValue });
     await this.kv.batch(ops);
     state.committed();
+    this.revertedNodes.record(headNumber, added);
   }
 
   /**
    * Makes `number` the head and deletes every block above it with its receipts, indexes and
-   * irregular state records, in one batch (with an optional meta record). State nodes stay: they
-   * are shared by content hash.
+   * irregular state records, in one batch (with an optional meta record). State nodes are shared
+   * by content hash and stay, except those the dropped blocks were first to add (reverted-nodes.ts).
    */
   async truncateAbove(
     number: bigint,
@@ -219,6 +226,7 @@ export class ChainStore {
       for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
     }
     this.stateDb.discardPending();
+    ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));
     await this.kv.batch(ops);
     for (const { block } of removed) {
       this.blocks.delete(block.header.number);
