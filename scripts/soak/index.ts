@@ -54,7 +54,9 @@ export function readRssMb(pid: number): number {
 
 export async function runSoak(counts: SoakCounts, options: { fromSource: boolean; log: (line: string) => void }): Promise<SoakResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rsk-devnode-soak-'));
-  const node = spawnNode({ dataDir, fromSource: options.fromSource });
+  // Abandoned filters expire after a minute instead of five, so expiry runs many times in a soak
+  // and the live count stays far below the per-key cap (--max-filters).
+  const node = spawnNode({ dataDir, fromSource: options.fromSource, cliArgs: ['--filter-timeout', '60'] });
   const baseUrl = await node.started;
   const url = `${baseUrl}/${OPERATOR_KEY}`;
   const wsUrl = `${baseUrl.replace(/^http/, 'ws')}/${OPERATOR_KEY}`;
