@@ -15,6 +15,11 @@ import { type Kv, stateNodeKey } from './store-keys.js';
  * bound let 5,000 snapshot/transaction/revert cycles grow the heap by 30 MB (issue 12).
  */
 export const NODE_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * The same for an in-memory chain (`--in-memory`), whose store already holds every node in
+ * memory: the cache only saves a store lookup there, so it stays small instead of doubling nodes.
+ */
+export const IN_MEMORY_NODE_CACHE_BYTES = 2 * 1024 * 1024;
 /** What an entry costs besides its value: the 64-character key string and the map's slot. */
 const NODE_ENTRY_OVERHEAD = 200;
 
@@ -67,9 +72,14 @@ class NodeCache {
 
 export class StateDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
-  private readonly cache = new NodeCache(NODE_CACHE_BYTES);
+  private readonly cache: NodeCache;
 
-  constructor(private readonly kv: Kv) {}
+  constructor(
+    private readonly kv: Kv,
+    cacheBytes = NODE_CACHE_BYTES,
+  ) {
+    this.cache = new NodeCache(cacheBytes);
+  }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     const value = this.pending.get(key) ?? this.cache.get(key);

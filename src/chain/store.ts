@@ -11,7 +11,7 @@ import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBl
 import { Lru } from './lru.js';
 import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from './receipt.js';
 import { RevertedNodes } from './reverted-nodes.js';
-import { StateDb } from './state-db.js';
+import { IN_MEMORY_NODE_CACHE_BYTES, NODE_CACHE_BYTES, StateDb } from './state-db.js';
 import {
   type Kv,
   blockKey,
@@ -51,8 +51,11 @@ export class ChainStore {
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
 
-  private constructor(private readonly kv: Kv) {
-    this.stateDb = new StateDb(kv);
+  private constructor(
+    private readonly kv: Kv,
+    nodeCacheBytes: number,
+  ) {
+    this.stateDb = new StateDb(kv, nodeCacheBytes);
   }
 
   /** `location` undefined keeps everything in memory (`--in-memory`). */
@@ -60,7 +63,7 @@ export class ChainStore {
     const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
     const kv: Kv = location === undefined ? new MemoryLevel(options) : new Level(location, options);
     await kv.open();
-    return new ChainStore(kv);
+    return new ChainStore(kv, location === undefined ? IN_MEMORY_NODE_CACHE_BYTES : NODE_CACHE_BYTES);
   }
 
   async close(): Promise<void> {
