@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { Chain, type MinerMode, type NetworkName } from './chain/chain.js';
 import { NodeWallet } from './chain/wallet.js';
 import { readGenesisFile } from './chain/genesis.js';
+import { secp256k1 } from './chain/crypto.js';
 import { FilterManager } from './chain/filters.js';
 import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
@@ -16,6 +17,7 @@ import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
 import { createHttpServer, type HttpLimits, listen } from './server/http.js';
 import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
+import { warmUpWhenReady } from './server/warm-up.js';
 import type { WebSocketLimits } from './server/websocket.js';
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
@@ -235,6 +237,11 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
+      warmUpWhenReady(server, () => {
+        secp256k1();
+        // A failed load is no start-up error: the first block build or call meets it again and reports it.
+        for (const n of NETWORKS) chains[n].execution.runtime().catch(() => undefined);
+      });
       url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
       return {
         url,

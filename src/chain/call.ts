@@ -9,8 +9,6 @@ import { type Deadline, startDeadline, withDeadline } from './evm/deadline.js';
 import type { Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 
-/** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
-export const CALL_GAS_CAP = 10_000_000n;
 /** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
 export const GAS_ESTIMATION_CAP = 6_800_000n;
 

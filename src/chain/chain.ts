@@ -11,7 +11,7 @@ import { MINER_ACCOUNT, type NodeAccount } from './accounts.js';
 import { NodeWallet, lockedHint } from './wallet.js';
 import type { RskBlock } from './block.js';
 import { blockRlpLength } from './block.js';
-import { type BuiltBlock, type Executor, buildBlock } from './block-builder.js';
+import type { BuiltBlock, Executor } from './block-builder.js';
 import { createRskCommon, rskTxOptions } from './common.js';
 import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from './economics.js';
 import { ChainError } from './errors.js';
@@ -37,7 +37,7 @@ import { irregularStateMeta } from './store-keys.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
 import { decodeRawTransaction, firstLine } from './tx-decode.js';
 import { MAX_INITCODE_SIZE, validatePoolTransaction } from './tx-validation.js';
-import { type CallParams, type CallResult, runCall, estimateGas } from './call.js';
+import type { CallParams, CallResult } from './call.js';
 import { CallRunner } from './call-runner.js';
 import { HeadState, type StateReader, StateView } from './head-state.js';
 
@@ -295,10 +295,12 @@ export class Chain {
   // ---- execution without a transaction ----------------------------------------------------------
 
   async call(params: CallParams, target: StateTarget): Promise<CallResult> {
+    const { runCall } = await this.execution.runtime();
     return runCall(this.execution, this.callRunner(target), target.header, params);
   }
 
   async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
+    const { estimateGas } = await this.execution.runtime();
     return estimateGas(this.execution, this.callRunner(target), target.header, params);
   }
 
@@ -483,6 +485,7 @@ export class Chain {
     let built: BuiltBlock;
     let receipts: BlockReceipts;
     try {
+      const { buildBlock } = await this.execution.runtime();
       built = await buildBlock(this.execution, miner, parent, this.template(parent, now, timestamp), candidates);
       block = await sealBlock(built, parent, (n) => this.blockByNumber(n));
       receipts = blockReceipts(block, built.receipts);
@@ -552,6 +555,7 @@ export class Chain {
     const parentStateRoot = this.stateRootOf(parent);
     const stateManager = this.execution.stateManager(db, parentStateRoot);
     const executor = { stateManager, vm: await this.execution.vm(stateManager) };
+    const { buildBlock } = await this.execution.runtime();
     const built = await buildBlock(this.execution, executor, parent, this.template(parent, this.clock.nowSeconds()), candidates);
     return {
       ...built,

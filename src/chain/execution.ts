@@ -1,23 +1,26 @@
 /**
- * The bridge to @ethereumjs/vm: state managers over the chain's trie, VMs with RSK's opcodes, and
- * the block context the EVM reads (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...).
+ * The bridge to @ethereumjs: state managers over the chain's trie, the block context the EVM reads
+ * (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...), and the EVM side (evm-runtime.ts), which
+ * is loaded on first need: @ethereumjs/vm and /evm were most of the node's start-up time, and
+ * reading state needs neither.
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import { createEVM, paramsEVM } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
-import { type RunTxOpts, type VM, createVM } from '@ethereumjs/vm';
+import type { RunTxOpts, VM } from '@ethereumjs/vm';
 import { REMASC_ADDRESS } from './addresses.js';
 import type { RskHeader } from './header.js';
-import { rskCallOpcodes } from './evm/call-gas.js';
-import { EXECUTION_TIMEOUT_MS, deadlineOpcodes } from './evm/deadline.js';
-import { CALL_GAS_CAP } from './call.js';
-import { rskPrecompiles } from './evm/precompiles.js';
-import type { CustomOpcode, CustomPrecompile } from './evm/types.js';
 import type { RskBlock } from './block.js';
-import { LOCAL_CALL, NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from './native/registry.js';
-import { RSK_CUSTOM_OPCODES } from './opcodes.js';
+import type { EvmRuntime } from './evm-runtime.js';
+
+/** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
+export const CALL_GAS_CAP = 10_000_000n;
+/** rskj rpc.timeout: the longest an eth_call, an eth_estimateGas or a trace may execute. */
+export const EXECUTION_TIMEOUT_MS = 5_000;
+
+/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
+export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
 
 export interface BlockContext {
   number: bigint;
@@ -47,30 +50,23 @@ export type BlockLookup = (number: bigint) => Promise<RskBlock | undefined>;
 type VmBlock = NonNullable<RunTxOpts['block']>;
 
 const REMASC = new Address(REMASC_ADDRESS);
-const ZERO_HASH = new Uint8Array(32);
 
 export class Execution {
-  /** RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), built once for the Common. */
-  private readonly customOpcodes: CustomOpcode[];
-  /**
-   * RSK's precompiles where they differ from ethereumjs's Petersburg set (evm/precompiles.ts), and
-   * RSK's native contracts (native/registry.ts).
-   */
-  private readonly customPrecompiles: CustomPrecompile[];
   /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
+  private runtimeLoad?: Promise<EvmRuntime>;
 
   constructor(
     readonly common: Common,
     /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
     readonly blocks: BlockLookup,
-  ) {
-    // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
-    // opcodes read them once here, before any EVM exists.
-    common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), ...deadlineOpcodes(common)];
-    this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks }, NATIVE_CONTRACTS)];
+  ) {}
+
+  /** The EVM side, loaded and set up once for this chain on the first call. */
+  runtime(): Promise<EvmRuntime> {
+    this.runtimeLoad ??= import('./evm-runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+    return this.runtimeLoad;
   }
 
   /** A state manager positioned at `root`, reading and writing trie nodes through `db`. */
@@ -89,20 +85,7 @@ export class Execution {
   }
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {
-    const blockchain = this.blockchainShim();
-    const evm = await createEVM({
-      common: this.common,
-      stateManager,
-      blockchain,
-      customOpcodes: this.customOpcodes,
-      customPrecompiles: this.customPrecompiles,
-    });
-    // Each EVM subscribes to its Common's 'hardforkChanged', which would keep every EVM we ever
-    // made alive through the shared Common (a leak found over 10,000 snapshot/revert cycles). Our
-    // hardfork never changes, so nothing needs the subscription.
-    this.common.events.removeAllListeners('hardforkChanged');
-    trackNativeFrames(evm, NATIVE_CONTRACTS);
-    return createVM({ common: this.common, stateManager, blockchain, evm });
+    return (await this.runtime()).vm(stateManager);
   }
 
   /**
@@ -142,18 +125,5 @@ export class Execution {
         getBlobGasPrice: () => undefined,
       },
     } as unknown as VmBlock;
-  }
-
-  private blockchainShim() {
-    const lookup = this.blocks;
-    const shim = {
-      async getBlock(number: number) {
-        const hash = (await lookup(BigInt(number)))?.hash ?? ZERO_HASH;
-        return { hash: () => hash };
-      },
-      async putBlock() {},
-      shallowCopy: () => shim,
-    };
-    return shim;
   }
 }

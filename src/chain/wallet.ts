@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bytesToHex, privateToAddress, utf8ToBytes } from '@ethereumjs/util';
-import { Wallet } from '@ethereumjs/wallet';
+import type { Wallet } from '@ethereumjs/wallet';
 import { DEV_ACCOUNTS, MINER_ACCOUNT, type NodeAccount } from './accounts.js';
 import { keccak256 } from './hash.js';
 
@@ -54,6 +54,11 @@ export interface WalletOptions {
 }
 
 type V3Json = Awaited<ReturnType<Wallet['toV3']>>;
+
+/** @ethereumjs/wallet (scrypt, AES) loads on first use: only keystores need it, never the start-up. */
+async function keystoreWallet(): Promise<typeof Wallet> {
+  return (await import('@ethereumjs/wallet')).Wallet;
+}
 
 interface Stored {
   json: V3Json;
@@ -157,12 +162,12 @@ export class NodeWallet {
 
   /** A random key, stored encrypted, then unlocked for the default duration (rskj). */
   async newAccount(passphrase: string): Promise<string> {
-    return this.importRawKey(Wallet.generate().getPrivateKey(), passphrase);
+    return this.importRawKey((await keystoreWallet()).generate().getPrivateKey(), passphrase);
   }
 
   /** Stores `privateKey` encrypted under `passphrase` and unlocks it for the default duration (rskj). */
   async importRawKey(privateKey: Uint8Array, passphrase: string): Promise<string> {
-    const wallet = Wallet.fromPrivateKey(privateKey);
+    const wallet = (await keystoreWallet()).fromPrivateKey(privateKey);
     const address = wallet.getAddressString();
     const json = await wallet.toV3(passphrase, { n: this.scryptN });
     const dir = this.options.keystoreDir;
@@ -190,9 +195,10 @@ export class NodeWallet {
   async decrypt(address: string, passphrase: string): Promise<Uint8Array | undefined> {
     const stored = this.stored.get(address);
     if (stored === undefined) return undefined;
+    const keystores = await keystoreWallet();
     let privateKey: Uint8Array;
     try {
-      privateKey = (await Wallet.fromV3(stored.json, passphrase)).getPrivateKey();
+      privateKey = (await keystores.fromV3(stored.json, passphrase)).getPrivateKey();
     } catch {
       throw new WrongPassphrase();
     }

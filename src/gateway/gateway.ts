@@ -4,7 +4,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AbstractLevel } from 'abstract-level';
-import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import type { NetworkName } from '../chain/chain.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -84,7 +83,9 @@ export class Gateway {
   }
 
   static async open(options: GatewayOptions): Promise<Gateway> {
-    const db: Db = options.location === undefined ? new MemoryLevel<string, string>() : new Level<string, string>(options.location);
+    // `level` (the native LevelDB binding) loads only for a data directory: an in-memory node never needs it.
+    const db: Db =
+      options.location === undefined ? new MemoryLevel<string, string>() : new (await import('level')).Level<string, string>(options.location);
     await db.open();
     const gateway = new Gateway(db, options.now, options.dailyLimit);
     for await (const value of db.values({ gte: 'key:', lt: 'key;' })) {

@@ -17,8 +17,6 @@ import { getOpcodesForHF } from '@ethereumjs/evm';
 import { ChainError } from '../errors.js';
 import type { AddOpcode, GasCommon, RunState } from './types.js';
 
-/** rskj rpc.timeout: the longest an eth_call, an eth_estimateGas or a trace may execute. */
-export const EXECUTION_TIMEOUT_MS = 5_000;
 /** Jumps between two clock reads (an empty loop jumps about once a microsecond). */
 export const DEADLINE_CHECK_JUMPS = 1024;
 /** The longest a timed execution runs before letting other requests in. */

@@ -20,6 +20,7 @@ import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import type { RskBlock } from '../block.js';
+import { LOCAL_CALL } from '../execution.js';
 import type { CustomPrecompile, PrecompileFunc } from '../evm/types.js';
 import { blockHeaderContract } from './block-header.js';
 import { bridgeContract } from './bridge/index.js';
@@ -73,9 +74,6 @@ interface ContextHeader {
   prevRandao: Uint8Array;
   baseFeePerGas?: bigint;
 }
-
-/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
-export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
 
 const frames = new WeakMap<object, FrameState>();
 const EMPTY = new Uint8Array(0);

@@ -5,7 +5,7 @@
  */
 import type { RskBlock } from '../block.js';
 import type { Chain, PendingView } from '../chain.js';
-import { type ReplayOptions, type TraceTarget, type TracedTx, replayBlock } from './replay.js';
+import type { ReplayOptions, TraceTarget, TracedTx } from './replay.js';
 
 /** The block's own transactions on its parent's state; undefined for genesis, which has no parent. */
 export async function blockTarget(chain: Chain, block: RskBlock): Promise<TraceTarget | undefined> {
@@ -21,5 +21,6 @@ export function pendingTarget(view: PendingView): TraceTarget {
 }
 
 export async function trace(chain: Chain, target: TraceTarget, options: ReplayOptions): Promise<TracedTx[]> {
+  const { replayBlock } = await chain.execution.runtime();
   return replayBlock(chain.execution, chain.stateNodes, target, options);
 }
