@@ -10,13 +10,17 @@
  */
 
 /**
- * Blocks whose new nodes are remembered (about 40 node keys, ~4 KB, each). Blocks past this many
- * above the oldest snapshot are not recorded: a revert leaves their nodes behind, as before.
+ * Blocks whose new nodes are remembered (about 40 node hashes, 1.3 KB, each: at most ~13 MB).
+ * Blocks past this many above the oldest snapshot are not recorded: a revert leaves their nodes
+ * behind, as before.
  */
 export const MAX_RECORDED_BLOCKS = 10_000;
+/** A node key is its 32-byte hash, kept as bytes here (the state store names it in hex). */
+const HASH_BYTES = 32;
 
 export class RevertedNodes {
-  private readonly byBlock = new Map<bigint, string[]>();
+  /** Per block, the hashes of the nodes it added, one after another. */
+  private readonly byBlock = new Map<bigint, Buffer>();
   private tracking = false;
 
   /** Recording runs while a snapshot is live: only then can blocks be dropped by evm_revert. */
@@ -31,18 +35,20 @@ export class RevertedNodes {
 
   /** Adds nodes first stored at `number` (a block, or the head's state override). */
   record(number: bigint, keys: string[]): void {
-    if (keys.length === 0) return;
+    // Trie nodes are stored under their hash; anything else is never recorded (nor deleted).
+    const nodeHashes = keys.filter((key) => key.length === 2 * HASH_BYTES);
+    if (nodeHashes.length === 0) return;
+    const hashes = Buffer.from(nodeHashes.join(''), 'hex');
     const known = this.byBlock.get(number);
-    if (known === undefined) this.byBlock.set(number, keys);
-    else known.push(...keys);
+    this.byBlock.set(number, known === undefined ? hashes : Buffer.concat([known, hashes]));
   }
 
   /** The nodes first stored above `number`, forgotten here: the caller deletes them. */
   takeAbove(number: bigint): string[] {
     const taken: string[] = [];
-    for (const [block, keys] of this.byBlock) {
+    for (const [block, hashes] of this.byBlock) {
       if (block <= number) continue;
-      taken.push(...keys);
+      for (let at = 0; at < hashes.length; at += HASH_BYTES) taken.push(hashes.toString('hex', at, at + HASH_BYTES));
       this.byBlock.delete(block);
     }
     return taken;
