@@ -4,7 +4,6 @@
  * state nodes it created and the new head pointer, so a crash at any instant leaves the last
  * committed head with its state, receipts and indexes intact.
  */
-import { Level } from 'level';
 import { MemoryLevel } from 'memory-level';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
@@ -61,7 +60,8 @@ export class ChainStore {
   /** `location` undefined keeps everything in memory (`--in-memory`). */
   static async open(location: string | undefined): Promise<ChainStore> {
     const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
-    const kv: Kv = location === undefined ? new MemoryLevel(options) : new Level(location, options);
+    // LevelDB's binding loads only for a data directory: an in-memory start does without it.
+    const kv: Kv = location === undefined ? new MemoryLevel(options) : new (await import('level')).Level(location, options);
     await kv.open();
     return new ChainStore(kv, location === undefined ? IN_MEMORY_NODE_CACHE_BYTES : NODE_CACHE_BYTES);
   }
