@@ -48,8 +48,8 @@ export function classifyCall(request: unknown, response: JsonRpcResponse): Clien
  * client address (the in-process provider, `DevNode.handle`) are not tracked.
  */
 export class ClientTrackingDispatcher extends Dispatcher<RpcContext> {
-  override async handleRequest(request: unknown, ctx: RpcContext): Promise<JsonRpcResponse> {
-    const response = await super.handleRequest(request, ctx);
+  override async handleRequest(request: unknown, ctx: RpcContext, shallow = false): Promise<JsonRpcResponse> {
+    const response = await super.handleRequest(request, ctx, shallow);
     if (ctx.client !== undefined && ctx.clients !== undefined) {
       const event = classifyCall(request, response);
       if (event !== undefined) ctx.clients.reputation.record(ctx.client, event);
