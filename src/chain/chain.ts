@@ -36,7 +36,10 @@ import { ChainStore } from './store.js';
 import { irregularStateMeta } from './store-keys.js';
 import { type TxRecord, txRecordFromLegacyTx } from './transaction.js';
 import { decodeRawTransaction, firstLine } from './tx-decode.js';
-import { MAX_INITCODE_SIZE, validatePoolTransaction } from './tx-validation.js';
+import { validatePoolTransaction } from './tx-validation.js';
+import { MiningTimer } from './mining-timer.js';
+import { loadMinerTargets } from './miner-targets.js';
+import { MAX_NONCE, SEND_TRANSACTION_DEFAULT_GAS, checkSendFields } from './send-fields.js';
 import type { CallParams, CallResult } from './call.js';
 import { CallRunner } from './call-runner.js';
 import { HeadState, type StateReader, StateView } from './head-state.js';
@@ -70,7 +73,6 @@ export interface ChainOptions {
 
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
 const MINED_EXTRA_DATA = RLP.encode([1, 'rsk-devnode']);
-const TARGETS_META = 'miner-targets';
 /** head hash ‖ overriding state root: valid only while that block is the head. */
 const OVERRIDE_META = 'state-override';
 
@@ -133,7 +135,7 @@ export class Chain {
   readonly minerMode: MinerMode;
   /** Blocks handed to merged miners (mnr_getWork, eth_getWork), kept for their solutions. */
   readonly works = new WorkBook();
-  private intervalTimer: NodeJS.Timeout | undefined;
+  private readonly miningTimer: MiningTimer;
   private readonly clock: MinerClock;
   private minGasPriceTarget = 0n;
   private gasLimitTarget = 0n;
@@ -151,6 +153,7 @@ export class Chain {
     this.now = options.now ?? Date.now;
     this.clock = new MinerClock(this.now);
     this.onBackgroundError = options.onBackgroundError ?? (() => undefined);
+    this.miningTimer = new MiningTimer(() => this.mine(), (err) => this.onBackgroundError(err));
     this.minerMode = options.miner ?? 'internal';
     if (this.minerMode === 'external') this.automine = false;
     this.automineBatching = options.automineBatching ?? true;
@@ -664,24 +667,11 @@ export class Chain {
     this.automine = on;
   }
 
-  /** Mines a block every `ms` milliseconds; 0 turns interval mining off. A tick is skipped while a block is being mined. */
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining-timer.ts). */
   setIntervalMining(ms: number): void {
-    if (!Number.isFinite(ms) || ms > MAX_TIMER_MS) {
-      throw new ChainError('invalidArgument', `interval of ${ms} ms is longer than the ${MAX_TIMER_MS} ms a timer can wait`);
-    }
+    MiningTimer.check(ms);
     if (ms > 0) this.refuseSelfMining('interval mining');
-    clearInterval(this.intervalTimer);
-    this.intervalTimer = undefined;
-    if (ms <= 0) return;
-    let mining = false;
-    this.intervalTimer = setInterval(() => {
-      if (mining) return;
-      mining = true;
-      this.mine()
-        .catch((err: unknown) => this.onBackgroundError(err))
-        .finally(() => (mining = false));
-    }, ms);
-    this.intervalTimer.unref();
+    this.miningTimer.set(ms);
   }
 
   /** rskj: positive values add to the offset the next block consumes; returns the offset. */
@@ -826,13 +816,9 @@ export class Chain {
     this.irregularRoots = await this.store.irregularStates();
     const override = await this.store.getMeta(OVERRIDE_META);
     if (override !== undefined && equalsBytes(override.subarray(0, 32), this.headBlock.hash)) this.stateOverride = override.slice(32);
-    const genesis = (await this.store.getBlock(0n))!;
-    const stored = await this.store.getMeta(TARGETS_META);
-    const [storedMgp, storedGasLimit] = stored === undefined ? [undefined, undefined] : (JSON.parse(new TextDecoder().decode(stored)) as [string, string]);
-    this.minGasPriceTarget = options.minGasPrice ?? (storedMgp !== undefined ? BigInt(storedMgp) : genesis.header.minimumGasPrice);
-    this.gasLimitTarget = options.blockGasLimit ?? (storedGasLimit !== undefined ? BigInt(storedGasLimit) : genesis.header.gasLimit);
-    const targets = JSON.stringify([this.minGasPriceTarget.toString(), this.gasLimitTarget.toString()]);
-    await this.store.putMeta(TARGETS_META, new TextEncoder().encode(targets));
+    const targets = await loadMinerTargets(this.store, options, (await this.store.getBlock(0n))!);
+    this.minGasPriceTarget = targets.minGasPrice;
+    this.gasLimitTarget = targets.gasLimit;
   }
 
   private async createGenesis(options: ChainOptions): Promise<void> {
@@ -849,30 +835,6 @@ export class Chain {
 /** Most blocks one hardhat_mine/anvil_mine call may mine (about a minute and a half of work). */
 export const MAX_BLOCKS_PER_MINE = 100_000n;
 const YIELD_EVERY_BLOCKS = 64n;
-/** Node's timers wait at most 2^31 - 1 ms; longer intervals would fire every millisecond. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** EIP-2681: a nonce of 2^64-1 can never be used, so an account nonce stays below it. */
-export const MAX_NONCE = 2n ** 64n - 1n;
-
-/**
- * eth_sendTransaction fields the transaction cannot hold, refused with the pool's messages where
- * rskj has one, before ethereumjs would throw a bare range error.
- */
-function checkSendFields(fields: { nonce: bigint; gasLimit: bigint; gasPrice: bigint; to?: Address; data: Uint8Array }, blockGasLimit: bigint): void {
-  if (fields.nonce >= MAX_NONCE) throw new ChainError('invalidArgument', `nonce ${fields.nonce} is out of range: a transaction nonce must be below 2^64-1 (EIP-2681)`);
-  if (fields.to === undefined && fields.data.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
-  if (fields.gasLimit > blockGasLimit) {
-    throw new ChainError('txRejected', `transaction's gas limit of ${fields.gasLimit} is higher than the block's gas limit of ${blockGasLimit}`);
-  }
-  if (fields.gasLimit * fields.gasPrice > MAX_UINT256) throw new ChainError('txRejected', 'insufficient funds');
-}
-
-const MAX_UINT256 = 2n ** 256n - 1n;
-
-/** rskj's eth_sendTransaction default gas. */
-export const SEND_TRANSACTION_DEFAULT_GAS = 90_000n;
-
 export type MinerMode = 'internal' | 'external';
 
 /** What importing a merged-mined block did (Chain.importMergedMinedBlock). */
