@@ -6,7 +6,7 @@
  */
 import type { PoolTx } from './mempool.js';
 
-/** Runs a task after every earlier chain mutation (Chain.serialize). */
+/** Runs a task after every earlier chain mutation (the chain's SerialLock). */
 type Serialize = <T>(task: () => Promise<T>) => Promise<T>;
 /** Mines the block(s) for these admitted transactions; answers the ones dropped, with the reason. */
 type MineAdmitted = (admitted: ReadonlySet<PoolTx>) => Promise<Map<PoolTx, string>>;

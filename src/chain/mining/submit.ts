@@ -198,9 +198,9 @@ export async function submitSolution(chain: Chain, solution: BitcoinSolution): P
   if (hash === undefined) {
     return { ok: false, message: 'Cannot publish block, the coinbase transaction has no RSKBLOCK: tag followed by a 32-byte hash' };
   }
-  const work = chain.works.find(hash);
+  const work = chain.merged.works.find(hash);
   if (work === undefined) return { ok: false, message: `Cannot publish block, could not find hash ${bytesToHex(hash)} in the cache` };
-  const outcome = await chain.importMergedMinedBlock(work, proofOf(solution));
+  const outcome = await chain.merged.import(work, proofOf(solution));
   const { block } = outcome;
   const printable = `${bytesToHex(block.hash).slice(2)} ${bytesToHex(block.hashForMergedMining).slice(2)} at height ${block.header.number}`;
   switch (outcome.status) {

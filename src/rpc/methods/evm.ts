@@ -32,16 +32,16 @@ const slotValue = makeDecoder('value', (v) => {
 
 const evmMethods = [
   method('evm_snapshot', 'Records the chain (blocks, state, pool, clock); returns its id "0x1", "0x2", ...', params([]), async (ctx) =>
-    quantity(await ctx.chain.snapshot()),
+    quantity(await ctx.chain.control.snapshot()),
   ),
   method(
     'evm_revert',
     'Restores a snapshot (which stays usable; later ones are dropped); false for an unknown id.',
     params([snapshotId]),
-    (ctx, [id]) => ctx.chain.revert(id),
+    (ctx, [id]) => ctx.chain.control.revert(id),
   ),
   method('evm_reset', 'Back to genesis: drops every block, snapshot and pooled transaction.', params([]), async (ctx) => {
-    await ctx.chain.reset();
+    await ctx.chain.control.reset();
     return null;
   }),
   method('evm_mine', 'Mines one block, optionally at the given timestamp.', params([timestamp.optional]), async (ctx, [at]) => {
@@ -52,10 +52,10 @@ const evmMethods = [
     'evm_increaseTime',
     'Adds seconds (decimal or hex) to the clock of the next block; returns the pending offset.',
     params([seconds]),
-    async (ctx, [s]) => quantity(await ctx.chain.increaseTime(s)),
+    async (ctx, [s]) => quantity(await ctx.chain.control.increaseTime(s)),
   ),
   method('evm_setNextBlockTimestamp', 'The exact timestamp of the next block.', params([timestamp]), async (ctx, [at]) => {
-    await ctx.chain.setNextBlockTimestamp(at);
+    await ctx.chain.control.setNextBlockTimestamp(at);
     return null;
   }),
   method('evm_startMining', 'Turns automine back on (a block per transaction).', params([]), (ctx) => {
@@ -103,15 +103,15 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
       return null;
     }),
     method(`${prefix}_setBalance`, "Sets an account's balance in the latest state.", params([address, quantityParam.as('balance')]), async (ctx, [account, balance]) => {
-      await ctx.chain.setBalance(account, balance);
+      await ctx.chain.control.setBalance(account, balance);
       return true;
     }),
     method(`${prefix}_setNonce`, "Sets an account's nonce in the latest state.", params([address, nonce]), async (ctx, [account, nonce]) => {
-      await ctx.chain.setNonce(account, nonce);
+      await ctx.chain.control.setNonce(account, nonce);
       return true;
     }),
     method(`${prefix}_setCode`, "Sets an account's code in the latest state.", params([address, data.as('code')]), async (ctx, [account, code]) => {
-      await ctx.chain.setCode(account, code);
+      await ctx.chain.control.setCode(account, code);
       return true;
     }),
     method(
@@ -119,7 +119,7 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
       'Sets a storage slot in the latest state.',
       params([address, storageSlot, slotValue]),
       async (ctx, [account, slot, value]) => {
-        await ctx.chain.setStorageAt(account, setLengthLeft(bigIntToBytes(slot), 32), value);
+        await ctx.chain.control.setStorageAt(account, setLengthLeft(bigIntToBytes(slot), 32), value);
         return true;
       },
     ),
@@ -133,12 +133,12 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
         if (forkingUrl(options) !== undefined) {
           throw new InvalidParams(`${prefix}_reset: forking is not supported; a local RSK node has no upstream to fork`);
         }
-        await ctx.chain.reset();
+        await ctx.chain.control.reset();
         return true;
       },
     ),
     method(`${prefix}_dropTransaction`, 'Removes a transaction from the pool; false when it is not there.', params([hash32.as('transactionHash')]), (ctx, [hash]) =>
-      ctx.chain.dropTransaction(hash),
+      ctx.chain.control.dropTransaction(hash),
     ),
     method(`${prefix}_impersonateAccount`, 'eth_sendTransaction may send as this address without its key.', params([address]), (ctx, [account]) => {
       ctx.chain.impersonate(account);

@@ -125,12 +125,12 @@ export const miningMethods = [
     "rskj's MinerWork for the block being built: blockHashForMergedMining, target, feesPaidToMiner (decimal wei), notify, parentBlockHash.",
     noParams,
     async (ctx) => {
-      const work = await ctx.chain.currentWork();
+      const work = await ctx.chain.merged.currentWork();
       return {
         blockHashForMergedMining: bytesToHex(work.hashForMergedMining),
         target: workTarget(work),
         feesPaidToMiner: work.view.header.paidFees.toString(),
-        notify: ctx.chain.works.takeNotify(work),
+        notify: ctx.chain.merged.works.takeNotify(work),
         parentBlockHash: bytesToHex(work.view.header.parentHash),
       };
     },
@@ -161,7 +161,7 @@ export const miningMethods = [
     "[hashForMergedMining of the block being built, seed hash (zero: no Ethash epochs), target]; the target is mnr_getWork's, floor(2^256 / max(difficulty, 3)).",
     noParams,
     async (ctx) => {
-      const work = await ctx.chain.currentWork();
+      const work = await ctx.chain.merged.currentWork();
       return [bytesToHex(work.hashForMergedMining), SEED_HASH, workTarget(work)];
     },
   ),
@@ -176,7 +176,7 @@ export const miningMethods = [
     "Records a miner's reported hash rate (32-byte hex) under its id; eth_hashrate adds reports of the last minute. Returns true.",
     params([storageSlot.as('hashrate'), hash32.as('id')]),
     (ctx, [rate, id]) => {
-      ctx.chain.works.reportHashrate(id, rate, Date.now());
+      ctx.chain.merged.works.reportHashrate(id, rate, Date.now());
       return true;
     },
   ),
@@ -184,7 +184,7 @@ export const miningMethods = [
     'eth_hashrate',
     "Hashes per second: rskj's measure (difficulty of this node's blocks in the last hour / 3600) plus eth_submitHashrate reports of the last minute.",
     noParams,
-    async (ctx) => quantity((await measuredHashrate(ctx.chain, true)) + ctx.chain.works.reportedHashrate(Date.now())),
+    async (ctx) => quantity((await measuredHashrate(ctx.chain, true)) + ctx.chain.merged.works.reportedHashrate(Date.now())),
   ),
   method(
     'eth_netHashrate',
