@@ -5,8 +5,8 @@
  * - `personal_newAccountWithSeed` accounts: plain keys in memory (rskj keeps them unencrypted and
  *   forgets them at restart);
  * - `personal_newAccount` / `personal_importRawKey` accounts: an encrypted keystore per key. Here
- *   that is a standard Web3 Secret Storage v3 file (scrypt + AES-128-CTR, written and read by
- *   @ethereumjs/wallet's toV3/fromV3: no crypto of our own) in `<data-dir>/keystore/`, named as geth
+ *   that is a standard Web3 Secret Storage v3 file (scrypt + AES-128-CTR on node:crypto, see
+ *   keystore-v3.ts; geth's and @ethereumjs/wallet's files read both ways) in `<data-dir>/keystore/`, named as geth
  *   names them (`UTC--<time>--<address>`). With --in-memory the same v3 JSON lives in memory only.
  *
  * Only an unlocked key signs. Unlocking decrypts the keystore into memory until a deadline
@@ -19,15 +19,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { bytesToHex, privateToAddress, utf8ToBytes } from '@ethereumjs/util';
-import type { Wallet } from '@ethereumjs/wallet';
 import { DEV_ACCOUNTS, MINER_ACCOUNT, type NodeAccount } from './accounts.js';
 import { keccak256 } from './hash.js';
+import { type KeystoreV3, decryptKeystore, encryptKeystore, keystoreFileName, randomPrivateKey } from './keystore-v3.js';
 
 /**
  * scrypt cost of the keystores the node writes: N = 2^14 (r 8, p 1), geth's light-ish setting
- * rather than its standard 2^18. These keys guard dev-chain funds, and the pure-JS scrypt under
- * @ethereumjs/wallet takes about 16x longer at 2^18 (seconds per unlock on a busy machine).
- * Reading honours whatever parameters a file names, so stronger keystores import fine.
+ * rather than its standard 2^18. These keys guard dev-chain funds, and 2^18 takes 16x longer per
+ * new account or unlock (off the event loop, but still a wait for the caller). Reading honours
+ * whatever parameters a file names, so stronger keystores import fine.
  */
 export const KEYSTORE_SCRYPT_N = 1 << 14;
 /** rskj's default unlock duration (PersonalModuleWalletEnabled): 30 minutes, in milliseconds. */
@@ -53,12 +53,7 @@ export interface WalletOptions {
   scryptN?: number;
 }
 
-type V3Json = Awaited<ReturnType<Wallet['toV3']>>;
-
-/** @ethereumjs/wallet (scrypt, AES) loads on first use: only keystores need it, never the start-up. */
-async function keystoreWallet(): Promise<typeof Wallet> {
-  return (await import('@ethereumjs/wallet')).Wallet;
-}
+type V3Json = KeystoreV3;
 
 interface Stored {
   json: V3Json;
@@ -162,21 +157,25 @@ export class NodeWallet {
 
   /** A random key, stored encrypted, then unlocked for the default duration (rskj). */
   async newAccount(passphrase: string): Promise<string> {
-    return this.importRawKey((await keystoreWallet()).generate().getPrivateKey(), passphrase);
+    return this.importRawKey(randomPrivateKey(), passphrase);
   }
 
   /** Stores `privateKey` encrypted under `passphrase` and unlocks it for the default duration (rskj). */
   async importRawKey(privateKey: Uint8Array, passphrase: string): Promise<string> {
-    const wallet = (await keystoreWallet()).fromPrivateKey(privateKey);
-    const address = wallet.getAddressString();
-    const json = await wallet.toV3(passphrase, { n: this.scryptN });
+    let address: string;
+    try {
+      address = addressOf(privateKey);
+    } catch {
+      throw new Error('Private key does not satisfy the curve requirements (zero, or not below the secp256k1 order)');
+    }
+    const json = await encryptKeystore(privateKey, passphrase, this.scryptN);
     const dir = this.options.keystoreDir;
     // One file per address: importing a key again replaces its keystore (rskj overwrites too).
-    const file = this.stored.get(address)?.file ?? wallet.getV3Filename(this.now());
+    const file = this.stored.get(address)?.file ?? keystoreFileName(address, this.now());
     if (dir !== undefined) await writeKeystore(dir, file, json);
     this.remember(address);
     this.stored.set(address, dir === undefined ? { json } : { json, file });
-    this.unlockWith(address, wallet.getPrivateKey(), DEFAULT_UNLOCK_MS);
+    this.unlockWith(address, privateKey, DEFAULT_UNLOCK_MS);
     return address;
   }
 
@@ -195,10 +194,9 @@ export class NodeWallet {
   async decrypt(address: string, passphrase: string): Promise<Uint8Array | undefined> {
     const stored = this.stored.get(address);
     if (stored === undefined) return undefined;
-    const keystores = await keystoreWallet();
     let privateKey: Uint8Array;
     try {
-      privateKey = (await keystores.fromV3(stored.json, passphrase)).getPrivateKey();
+      privateKey = await decryptKeystore(stored.json, passphrase);
     } catch {
       throw new WrongPassphrase();
     }
