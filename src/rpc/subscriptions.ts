@@ -38,10 +38,11 @@ export class SubscriptionHost {
   subscribe(kind: SubscriptionKind, filter: LogSubscriptionFilter | undefined): string {
     // A QUANTITY, like filter ids: clients send it back through strict quantity decoding.
     const id = `0x${BigInt(`0x${randomBytes(16).toString('hex')}`).toString(16)}`;
-    const push = (result: unknown) => this.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }));
+    const pushJson = (resultJson: string) => this.send(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${id}","result":${resultJson}}}`);
+    const push = (result: unknown) => pushJson(JSON.stringify(result));
     switch (kind) {
       case 'newHeads':
-        this.listen(id, 'block', (block: RskBlock) => push(headOf(block, this.skipRemasc)));
+        this.listen(id, 'block', (block: RskBlock) => pushJson(headJson(block, this.skipRemasc)));
         break;
       case 'newPendingTransactions':
         this.listen(id, 'pendingTransaction', (tx: TxRecord) => push(hex(tx.hash)));
@@ -95,8 +96,13 @@ export class SubscriptionHost {
   }
 }
 
-/** The block's header fields (newHeads carries no transaction list). */
-function headOf(block: RskBlock, skipRemasc: boolean): Record<string, unknown> {
+/** The last newHeads JSON: every subscriber of every connection gets the same text for a block. */
+let lastHead: { block: RskBlock; skipRemasc: boolean; json: string } | undefined;
+
+/** The block's header fields as JSON (newHeads carries no transaction list). */
+function headJson(block: RskBlock, skipRemasc: boolean): string {
+  if (lastHead?.block === block && lastHead.skipRemasc === skipRemasc) return lastHead.json;
   const { transactions: _transactions, uncles: _uncles, ...head } = formatBlock(block, false, skipRemasc);
-  return head;
+  lastHead = { block, skipRemasc, json: JSON.stringify(head) };
+  return lastHead.json;
 }
