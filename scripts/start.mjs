@@ -1,9 +1,9 @@
 // `npm start`: builds dist/ only when a source changed since the last build (scripts/build.mjs),
-// then runs the CLI in this same process (no second Node start-up). Flags pass through:
+// then runs the bin (the CLI's bundle, dist/bin/rsk-devnode.js) in this same process (no second
+// Node start-up). Flags pass through:
 // `npm start -- --in-memory`.
 import { pathToFileURL } from 'node:url';
-import { join } from 'node:path';
-import { ROOT, build, isCurrent } from './build.mjs';
+import { BIN, build, isCurrent } from './build.mjs';
 
 if (!isCurrent()) {
   process.stderr.write('rsk-devnode: sources changed since the last build, compiling dist/ ...\n');
@@ -13,4 +13,4 @@ if (!isCurrent()) {
     process.exit(code);
   }
 }
-await import(pathToFileURL(join(ROOT, 'dist', 'cli.js')).href);
+await import(pathToFileURL(BIN).href);

@@ -4,7 +4,6 @@
  */
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Server } from 'node:http';
 import { Chain, type MinerMode, type NetworkName } from './chain/chain.js';
 import { NodeWallet } from './chain/wallet.js';
@@ -34,6 +33,7 @@ import { SubscriptionHost } from './rpc/subscriptions.js';
 import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
 import { logMinedBlocks } from './log/chain-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
+import { packagePath } from './package-paths.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -141,8 +141,6 @@ export interface DevNode {
   close(): Promise<void>;
 }
 
-const DEFAULT_GENESIS_DIR = fileURLToPath(new URL('../chain-data/', import.meta.url));
-
 async function genesisPath(dataDir: string | undefined, network: NetworkName): Promise<string> {
   const file = `${network}.genesis.json`;
   if (dataDir !== undefined) {
@@ -154,7 +152,7 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
       // no genesis file of its own: use the packaged default
     }
   }
-  return join(DEFAULT_GENESIS_DIR, file);
+  return packagePath('chain-data', file);
 }
 
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {

@@ -40,9 +40,12 @@ const node = process.execPath;
 const peerPackage = (name: string) => join(PEERS_DIR, 'node_modules', name);
 const packageVersion = (dir: string) => (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 const local = (port: number, path = '/') => new URL(`http://127.0.0.1:${port}${path}`);
+/** The package's bin (package.json "bin"), as a user's `npx rsk-devnode` runs it. */
+const RSK_BIN = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin['rsk-devnode']!;
+
 const rskCommand = (port: number) => ({
   file: node,
-  args: ['dist/cli.js', '--in-memory', '--port', String(port), '--api-key', OPERATOR_KEY, '--daily-limit', String(BENCH_DAILY_LIMIT)],
+  args: [RSK_BIN, '--in-memory', '--port', String(port), '--api-key', OPERATOR_KEY, '--daily-limit', String(BENCH_DAILY_LIMIT)],
   cwd: ROOT,
 });
 
@@ -104,7 +107,7 @@ export function ensurePeersInstalled(): void {
 export function buildDevnode(): void {
   const result = spawnSync(node, ['scripts/build.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (result.status === 0) return;
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) throw new Error('the build failed and there is no dist/cli.js');
+  if (!existsSync(join(ROOT, RSK_BIN))) throw new Error(`the build failed and there is no ${RSK_BIN}`);
   console.warn('warning: the build failed; measuring the dist/ that is there');
 }
 

@@ -5,11 +5,12 @@
  * to the login page when there is no live session, so a signed-out visit makes no failing request.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { fileURLToPath } from 'node:url';
 import { sessionToken } from './api.js';
 import { type Gateway, MAX_KEYS_PER_USER } from './gateway.js';
+import { codePath } from '../package-paths.js';
 
-const STATIC_DIR = fileURLToPath(new URL('./static/', import.meta.url));
+/** src/gateway/static, or its copy in dist/ (scripts/copy-static.mjs), which the bundle in dist/bin/ uses too. */
+const STATIC_DIR = codePath('gateway', 'static');
 
 /** Everything the pages load comes from this origin; nothing inline, nothing external. */
 const PAGE_HEADERS = {

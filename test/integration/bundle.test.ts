@@ -1,0 +1,163 @@
+/**
+ * The bin as users run it: dist/bin/rsk-devnode.js, the esbuild bundle of the CLI (scripts/build.mjs),
+ * built first when dist/ is older than the sources. What the bundle could break is checked here:
+ * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the chunks that
+ * load later (the EVM, Express, ws), pino's lines, and LevelDB through --data-dir.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { JsonRpcProvider, parseEther } from 'ethers';
+import WebSocket from 'ws';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const KEY = 'bundle-test-key-testnet';
+const RECIPIENT = '0x00000000000000000000000000000000000b0b01';
+/** A tsc build of the whole project on a busy 2-core machine takes well under this. */
+const BUILD_TIMEOUT_MS = 240_000;
+
+interface BuildScript {
+  BIN: string;
+  isCurrent(): boolean;
+  build(): Promise<number>;
+}
+
+interface BinNode {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  stop(): Promise<void>;
+}
+
+let bin = '';
+const running = new Set<BinNode>();
+const tempDirs: string[] = [];
+const providers: JsonRpcProvider[] = [];
+
+beforeAll(async () => {
+  const script = (await import(pathToFileURL(join(REPO_ROOT, 'scripts', 'build.mjs')).href)) as BuildScript;
+  if (!script.isCurrent()) expect(await script.build()).toBe(0);
+  bin = script.BIN;
+}, BUILD_TIMEOUT_MS);
+
+afterEach(async () => {
+  for (const p of providers.splice(0)) p.destroy();
+  await Promise.all([...running].map((n) => n.stop()));
+});
+
+afterAll(async () => {
+  for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
+});
+
+/** Spawns the bin with `args` (cwd: a temp dir, so nothing resolves from the repository's folder). */
+async function startBin(args: string[]): Promise<BinNode> {
+  const cwd = await mkdtemp(join(tmpdir(), 'rsk-devnode-bundle-cwd-'));
+  tempDirs.push(cwd);
+  const child = spawn(process.execPath, [bin, '--port', '0', '--api-key', KEY, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = /^ {2}testnet +chain 31 +(http:\/\/\S+)$/m.exec(out);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', check);
+    void exited.then(() => reject(new Error(`the bin exited before its banner\nstdout:\n${out}\nstderr:\n${err}`)));
+  });
+  const node: BinNode = {
+    child,
+    url,
+    stdout: () => out,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+      running.delete(node);
+    },
+  };
+  running.add(node);
+  return node;
+}
+
+function provider(url: string): JsonRpcProvider {
+  const p = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  providers.push(p);
+  return p;
+}
+
+/** eth_sendTransaction from the node's first account (the node signs it); resolves with the receipt. */
+async function sendFromNodeAccount(p: JsonRpcProvider, value: bigint) {
+  const signer = await p.getSigner(0);
+  const tx = await signer.sendTransaction({ to: RECIPIENT, value });
+  const receipt = await tx.wait();
+  return { from: await signer.getAddress(), hash: tx.hash, receipt: receipt! };
+}
+
+function wsCall(url: string, method: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url);
+    socket.on('error', reject);
+    socket.on('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] })));
+    socket.on('message', (data) => {
+      socket.close();
+      resolve(JSON.parse(String(data)));
+    });
+  });
+}
+
+describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
+  it('answers, mines a node-signed transaction, logs it and serves WebSocket calls (--in-memory)', async () => {
+    const node = await startBin(['--in-memory']);
+    const p = provider(node.url);
+    expect(await p.send('eth_blockNumber', [])).toBe('0x0');
+
+    const { hash, receipt } = await sendFromNodeAccount(p, parseEther('1.5'));
+    expect(receipt.status).toBe(1);
+    expect(receipt.hash).toBe(hash);
+    expect(receipt.blockNumber).toBe(1);
+    expect(await p.getBalance(RECIPIENT)).toBe(parseEther('1.5'));
+    // pino's line for the block, as the CLI prints it at the default level (info)
+    await expect.poll(() => node.stdout()).toMatch(/INFO +testnet block 1\b/);
+
+    expect(await wsCall(`${node.url.replace('http://', 'ws://')}`, 'eth_blockNumber')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
+  });
+
+  it('serves the dashboard login page with its stylesheet and script from the packaged static files', async () => {
+    const node = await startBin(['--in-memory']);
+    const base = new URL(node.url).origin;
+    const login = await fetch(`${base}/dashboard/login`);
+    expect(login.status).toBe(200);
+    expect(login.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await login.text();
+    expect(html).toContain('<link rel="stylesheet" href="/dashboard/style.css">');
+
+    for (const [file, type] of [['style.css', /^text\/css/], ['app.js', /javascript/]] as const) {
+      const res = await fetch(`${base}/dashboard/${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type'), file).toMatch(type);
+      expect(await res.text(), file).toBe(await readFile(join(REPO_ROOT, 'src', 'gateway', 'static', file), 'utf8'));
+    }
+  });
+
+  it('keeps its chain in LevelDB across a restart (--data-dir)', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rsk-devnode-bundle-data-'));
+    tempDirs.push(dataDir);
+    const first = await startBin(['--data-dir', dataDir]);
+    const { hash, receipt } = await sendFromNodeAccount(provider(first.url), parseEther('2'));
+    expect(receipt.status).toBe(1);
+    const head = await provider(first.url).send('eth_getBlockByNumber', ['latest', false]);
+    await first.stop();
+
+    const second = await startBin(['--data-dir', dataDir]);
+    const p = provider(second.url);
+    expect(await p.send('eth_blockNumber', [])).toBe('0x1');
+    expect(await p.send('eth_getBlockByNumber', ['latest', false])).toEqual(head);
+    expect((await p.getTransactionReceipt(hash))?.blockHash).toBe(receipt.blockHash);
+    expect(await p.getBalance(RECIPIENT)).toBe(parseEther('2'));
+  });
+});
