@@ -4,7 +4,6 @@
  * hash) is separate (seal.ts) so that the pending block can be built without it.
  */
 import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Bloom, type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
@@ -16,6 +15,7 @@ import { processMinersFees } from './native/remasc/index.js';
 import { orderedTrieRoot } from './ordered-trie.js';
 import { type ReceiptRecord, encodeRskReceipt } from './receipt.js';
 import { type TxRecord, remascTransaction } from './transaction.js';
+import type { ChangeTrackingStateManager, StateChanges } from './state-changes.js';
 
 export interface BlockTemplate {
   coinbase: Uint8Array;
@@ -35,6 +35,8 @@ export interface BuiltBlock {
   included: PoolTx[];
   /** Pool entries that can never be mined on this parent (priced too low, cannot pay...): drop them. */
   invalid: Array<{ entry: PoolTx; reason: string }>;
+  /** What the block wrote, from the parent's state to `header.stateRoot` (new account values included). */
+  changes: StateChanges;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -44,7 +46,7 @@ const ZERO = new Address(ZERO_ADDRESS);
 /** A VM whose state manager is positioned at the parent block's state root. */
 export interface Executor {
   vm: VM;
-  stateManager: MerkleStateManager;
+  stateManager: ChangeTrackingStateManager;
 }
 
 export async function buildBlock(
@@ -55,6 +57,8 @@ export async function buildBlock(
   candidates: PoolTx[],
 ): Promise<BuiltBlock> {
   const number = parent.header.number + 1n;
+  // From the parent's state on: whatever the state manager recorded before is not this block's.
+  stateManager.forgetChanges();
   const context: BlockContext = {
     number,
     timestamp: template.timestamp,
@@ -152,6 +156,7 @@ export async function buildBlock(
   });
 
   const stateRoot = await stateManager.getStateRoot();
+  const changes = await stateManager.takeChanges();
   const header: RskHeader = {
     parentHash: parent.hash,
     unclesHash: KECCAK256_RLP_ARRAY,
@@ -174,14 +179,14 @@ export async function buildBlock(
     bitcoinMergedMiningMerkleProof: EMPTY,
     bitcoinMergedMiningCoinbaseTransaction: EMPTY,
   };
-  return { header, transactions, receipts, included, invalid };
+  return { header, transactions, receipts, included, invalid, changes };
 }
 
 /**
  * How many state checkpoints are open. ethereumjs exposes no accessor; the counter is the one its
  * own commit/revert keep balanced, so a change across a failed runTx means execution broke off.
  */
-function checkpointDepth(stateManager: MerkleStateManager): number {
+function checkpointDepth(stateManager: ChangeTrackingStateManager): number {
   return (stateManager as unknown as { _checkpointCount: number })._checkpointCount;
 }
 

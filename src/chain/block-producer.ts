@@ -95,7 +95,7 @@ export class BlockProducer {
     miner.root = block.header.stateRoot;
     for (const entry of built.included) pool.remove(entry);
     for (const { entry } of built.invalid) pool.remove(entry);
-    head.advance(block);
+    head.advance(block, built.changes);
     clock.blockMined(block.header.timestamp, now, timeTravel);
     events.emit('block', block, receipts);
     return { block, built };

@@ -12,6 +12,7 @@ import type { ChainStore } from './store.js';
 import { irregularStateMeta } from './store-keys.js';
 import { CallRunner } from './call-runner.js';
 import { HeadState, type StateReader, StateView } from './head-state.js';
+import type { StateChanges } from './state-changes.js';
 
 /** Store meta record: head hash ‖ overriding state root, valid only while that block is the head. */
 export const OVERRIDE_META = 'state-override';
@@ -105,8 +106,12 @@ export class ChainHead {
     return this.override === undefined ? undefined : { name: irregularStateMeta(this.current.hash), value: this.override };
   }
 
-  /** `block`, committed on the head, becomes the head; the old head's changed state becomes history. */
-  advance(block: RskBlock): void {
+  /**
+   * `block`, committed on the head, becomes the head; the old head's changed state becomes history.
+   * With the `changes` that led to its state (a block of ours), the flat view goes on to it.
+   */
+  advance(block: RskBlock, changes?: StateChanges): void {
+    if (changes !== undefined) this.flat.advance(this.stateRoot, block.header.stateRoot, changes);
     if (this.override !== undefined) this.irregularRoots.set(bytesToHex(this.current.hash), this.override);
     this.override = undefined;
     this.current = block;

@@ -19,6 +19,7 @@
 import { Mainnet, type ParamsDict, createCustomCommon, type Common } from '@ethereumjs/common';
 import { paramsTx } from '@ethereumjs/tx';
 import { ecrecover } from './crypto.js';
+import { keccak256 } from './hash.js';
 
 /** rskj Program.getMaxDepth() since RSKIP150. */
 export const RSK_MAX_CALL_DEPTH = 400;
@@ -47,7 +48,7 @@ export function createRskCommon(chainId: number, name: string): Common {
     {
       hardfork: 'petersburg',
       eips: [3855, 1153, 3860],
-      customCrypto: { ecrecover },
+      customCrypto: { ecrecover, keccak256 },
     },
   );
 }

@@ -13,6 +13,8 @@ import { REMASC_ADDRESS } from './addresses.js';
 import type { RskHeader } from './header.js';
 import type { RskBlock } from './block.js';
 import type { EvmRuntime } from './evm-runtime.js';
+import { ChangeTrackingStateManager } from './state-changes.js';
+import { startFastKeccak } from './hash.js';
 
 /** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
 export const CALL_GAS_CAP = 10_000_000n;
@@ -65,14 +67,21 @@ export class Execution {
 
   /** The EVM side, loaded and set up once for this chain on the first call. */
   runtime(): Promise<EvmRuntime> {
-    this.runtimeLoad ??= import('./evm-runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+    if (this.runtimeLoad === undefined) {
+      // Executing comes with hashing: the WebAssembly keccak gets ready alongside.
+      void startFastKeccak();
+      this.runtimeLoad = import('./evm-runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+    }
     return this.runtimeLoad;
   }
 
-  /** A state manager positioned at `root`, reading and writing trie nodes through `db`. */
-  stateManager(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
+  /**
+   * A state manager positioned at `root`, reading and writing trie nodes through `db`; it records
+   * what it writes (state-changes.ts), which the block builder hands on with the block.
+   */
+  stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager {
     const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
-    return new MerkleStateManager({ common: this.common, trie, caches: new Caches() });
+    return new ChangeTrackingStateManager({ common: this.common, trie, caches: new Caches() });
   }
 
   /**

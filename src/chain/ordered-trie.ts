@@ -6,7 +6,7 @@
  * the nodes themselves, still use @ethereumjs/mpt: proofs.ts.)
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256 } from './hash.js';
 
 type Entry = { nibbles: Uint8Array; value: Uint8Array };
 type Node = Input;
@@ -17,10 +17,10 @@ const HASH_LENGTH = 32;
 
 export function orderedTrieRoot(values: Uint8Array[]): Uint8Array {
   const entries: Entry[] = values.map((value, index) => ({ nibbles: toNibbles(RLP.encode(index)), value }));
-  if (entries.length === 0) return keccak_256(RLP.encode(EMPTY));
+  if (entries.length === 0) return keccak256(RLP.encode(EMPTY));
   // Ordered by key bytes: RLP(index) is not ordered like index (0x80 for 0 sorts after 0x01..0x7f).
   entries.sort((a, b) => compareBytes(a.nibbles, b.nibbles));
-  return keccak_256(RLP.encode(nodeOf(entries, 0)));
+  return keccak256(RLP.encode(nodeOf(entries, 0)));
 }
 
 function nodeOf(entries: Entry[], depth: number): Node {
@@ -52,7 +52,7 @@ function nodeOf(entries: Entry[], depth: number): Node {
 
 function referenceTo(node: Node): Node {
   const encoded = RLP.encode(node);
-  return encoded.length < HASH_LENGTH ? node : keccak_256(encoded);
+  return encoded.length < HASH_LENGTH ? node : keccak256(encoded);
 }
 
 function sharedPrefixLength(entries: Entry[], depth: number): number {

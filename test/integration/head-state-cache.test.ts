@@ -2,7 +2,8 @@
  * The flat view of the latest state (chain/head-state.ts) and the head's eth_call runner serve
  * reads at `latest` from memory. Each test warms them with a read, changes the state in one of the
  * ways a user can (a new block, evm_revert, hardhat_reset, hardhat_set*), and checks that the
- * next read sees the change; pending reads and eth_call must never leak into latest.
+ * next read sees the change; pending reads and eth_call must never leak into latest. A mined block
+ * carries the view on to its state (less what the block wrote): it must read as the trie does.
  */
 import { describe, expect, it } from 'vitest';
 import { ContractFactory, Interface, JsonRpcProvider, Wallet, keccak256, zeroPadValue } from 'ethers';
@@ -10,6 +11,8 @@ import { MemoryLevel } from 'memory-level';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
 import { NODE_CACHE_BYTES, StateDb } from '../../src/chain/state-db.js';
+import { MINER_ACCOUNT } from '../../src/chain/accounts.js';
+import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import type { Kv } from '../../src/chain/store-keys.js';
 
 const start = nodesClosedAfterEach();
@@ -148,6 +151,63 @@ describe('reads at latest from the head view', () => {
     const created = await call(url, 'eth_call', [{ from: COW.address, data: contracts.Token.bytecode + '0'.repeat(64) }, 'latest']);
     expect(created).toBe(contracts.Token.deployedBytecode);
     expect(await call(url, 'eth_getTransactionCount', [COW.address, 'latest'])).toBe(await call(url, 'eth_getTransactionCount', [COW.address, 'pending']));
+  });
+});
+
+describe('the view carried from block to block', () => {
+  it('reads at latest equal a fresh trie reader after every kind of block', async () => {
+    const t = await start();
+    const url = t.testnetUrl;
+    const chain = t.node.chains.testnet;
+    const tokenAddress = await deployToken(t);
+    const reverter = await new ContractFactory(contracts.Reverter.abi, contracts.Reverter.bytecode, new Wallet(COW.privateKey, new JsonRpcProvider(url, undefined, { staticNetwork: true }))).deploy({ type: 0 });
+    await reverter.waitForDeployment();
+    const addresses = [COW.address, HOLDER, OTHER, tokenAddress, await reverter.getAddress(), MINER_ACCOUNT.address, '0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000001000008'];
+    const balanceSlot = (holder: string) => keccak256(zeroPadValue(holder, 32) + zeroPadValue('0x03', 32).slice(2));
+    const slots = [COW.address, HOLDER, OTHER].map(balanceSlot);
+
+    /** Every read through the head's view, then the same through a new trie reader at its root. */
+    const checkAgainstTrie = async (step: string) => {
+      const root = chain.stateRootOf(chain.head);
+      const view = chain.stateReader(root);
+      const trie = chain.stateAt(root);
+      for (const hex of addresses) {
+        const address = new Address(hexToBytes(hex as `0x${string}`));
+        const [viewed, read] = [await view.getAccount(address), await trie.getAccount(address)];
+        expect(viewed?.serialize(), `${step}: account ${hex}`).toEqual(read?.serialize());
+        expect(bytesToHex(await view.getCode(address)), `${step}: code ${hex}`).toBe(bytesToHex(await trie.getCode(address)));
+      }
+      const token = new Address(hexToBytes(tokenAddress as `0x${string}`));
+      for (const slot of slots) {
+        const key = hexToBytes(slot as `0x${string}`);
+        expect(bytesToHex(await view.getStorage(token, key)), `${step}: slot ${slot}`).toBe(bytesToHex(await trie.getStorage(token, key)));
+      }
+    };
+
+    await checkAgainstTrie('after the deployments');
+    await sendValue(url, HOLDER, 1234n);
+    await checkAgainstTrie('a value transfer');
+    await transferTokens(url, tokenAddress, HOLDER, 77n);
+    await checkAgainstTrie('a token transfer');
+    // Fails inside the EVM: its storage writes are undone, its gas paid.
+    await transferTokens(url, tokenAddress, OTHER, 10n ** 30n);
+    await checkAgainstTrie('a reverted transfer');
+    await call(url, 'evm_setAutomine', [false]);
+    await sendValue(url, OTHER, 5n);
+    await transferTokens(url, tokenAddress, OTHER, 3n);
+    await transferTokens(url, tokenAddress, HOLDER, 4n);
+    await call(url, 'evm_mine');
+    await call(url, 'evm_setAutomine', [true]);
+    await checkAgainstTrie('three transactions in one block');
+    await call(url, 'hardhat_mine', ['0x10']);
+    await checkAgainstTrie('empty blocks');
+    await call(url, 'hardhat_setBalance', [HOLDER, '0x99']);
+    await checkAgainstTrie('a balance set on the head');
+    await transferTokens(url, tokenAddress, HOLDER, 1n);
+    await checkAgainstTrie('a block on the changed head');
+    expect(await balance(url, HOLDER)).toBe(0x99n);
+    expect(await tokenBalance(url, tokenAddress, HOLDER)).toBe(82n);
+    expect(await tokenBalance(url, tokenAddress, OTHER)).toBe(3n);
   });
 });
 
