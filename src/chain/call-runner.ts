@@ -1,9 +1,11 @@
 /**
- * Runs read-only executions (eth_call, eth_estimateGas attempts) on one EVM over a StateView
- * (head-state.ts), undoing every change after each run. Creating an EVM per call cost more than
- * the call itself (profiled: createEVM re-merges the Common's params), so the head keeps one
- * runner, and its view keeps what earlier calls read. Runs are serialized: they share the EVM's
- * journal and the state manager's layers.
+ * Runs read-only executions (eth_call, eth_estimateGas attempts) over a StateView (head-state.ts),
+ * undoing every change after each run. Making an EVM costs about a millisecond (profiled: the
+ * constructor rebuilds the opcode table and precompiles), more than a call, so EVMs are not made
+ * per call nor per head: each chain keeps up to IDLE_ENGINES idle EVMs with their read-only state
+ * managers ("engines"), and a run takes one, points it at its runner's view and hands it back.
+ * The head keeps one runner, whose view keeps what earlier calls read; a runner's runs are
+ * serialized, so one runner uses one engine at a time.
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import type { EVM } from '@ethereumjs/evm';
@@ -11,44 +13,65 @@ import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { Execution } from './execution.js';
-import { type StateView, copyAccount } from './head-state.js';
+import { type StateReader, type StateView, copyAccount } from './head-state.js';
+
+/** Idle engines a chain keeps; more exist only while more runners run at once. */
+export const IDLE_ENGINES = 2;
+
+interface Engine {
+  evm: EVM;
+  state: CallState;
+}
+
+const idleEngines = new WeakMap<Execution, Engine[]>();
+
+async function takeEngine(execution: Execution, view: StateView): Promise<Engine> {
+  let engine = idleEngines.get(execution)?.pop();
+  if (engine === undefined) {
+    const state = new CallState(view);
+    engine = { evm: (await execution.runtime()).evm(state), state };
+  }
+  engine.state.use(view);
+  return engine;
+}
+
+function returnEngine(execution: Execution, engine: Engine): void {
+  engine.state.use(undefined);
+  let idle = idleEngines.get(execution);
+  if (idle === undefined) idleEngines.set(execution, (idle = []));
+  if (idle.length < IDLE_ENGINES) idle.push(engine);
+}
 
 export class CallRunner {
-  private ready: Promise<EVM>;
-  private readonly state: CallState;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly execution: Execution,
     readonly view: StateView,
-  ) {
-    this.state = new CallState(view);
-    this.ready = this.fresh();
-  }
+  ) {}
 
   get stateRoot(): Uint8Array {
     return this.view.stateRoot;
   }
 
-  private fresh(): Promise<EVM> {
-    return this.execution.vm(this.state).then((vm) => vm.evm as EVM);
-  }
-
   run<T>(execute: (evm: EVM) => Promise<T>): Promise<T> {
     const task = async () => {
-      const evm = await this.ready;
-      await evm.journal.cleanup();
+      const engine = await takeEngine(this.execution, this.view);
+      const { evm } = engine;
+      // Not journal.cleanup(): its EIP-161 sweep reads every touched account to delete the empty
+      // ones from the state, whose layers takeEngine dropped already.
+      evm.journal.cleanJournal();
       evm.transientStorage.clear();
-      this.state.reset();
+      let result: T;
       try {
-        return await execute(evm);
+        result = await execute(evm);
       } catch (err) {
-        // The EVM's own checkpoints may be unbalanced now: start over with a new EVM.
-        this.ready = this.fresh();
+        // The EVM's own checkpoints may be unbalanced now: the engine is not used again.
+        engine.state.use(undefined);
         throw err;
-      } finally {
-        this.state.reset();
       }
+      returnEngine(this.execution, engine);
+      return result;
     };
     const result = this.queue.then(task, task);
     this.queue = result.catch(() => undefined);
@@ -72,6 +95,12 @@ function emptyLayer(): Layer {
 
 const EMPTY = new Uint8Array(0);
 
+const idle = (): never => {
+  throw new Error('an idle call engine has no state to read');
+};
+/** The view of an engine between runs: nothing may read through it. */
+const NO_VIEW: StateReader = { getAccount: idle, getCode: idle, getStorage: idle };
+
 /**
  * The state manager of read-only executions: writes stay in checkpoint layers in memory, reads
  * fall through them to the view. It never writes to the trie, so a call cannot change state.
@@ -80,10 +109,11 @@ export class CallState implements StateManagerInterface {
   private layers: Layer[] = [emptyLayer()];
   originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this));
 
-  constructor(private readonly view: StateView) {}
+  constructor(private view: StateReader) {}
 
-  /** Forgets every write: the next call starts from the view's state. */
-  reset(): void {
+  /** Forgets every write; the next run reads `view` (none: an idle engine, which must not read). */
+  use(view: StateReader | undefined): void {
+    this.view = view ?? NO_VIEW;
     this.layers = [emptyLayer()];
     this.originalStorageCache.clear();
   }

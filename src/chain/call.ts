@@ -31,6 +31,22 @@ export interface CallResult {
 
 const ZERO = new Address(new Uint8Array(20));
 
+type CallBlock = ReturnType<Execution['headerBlock']>;
+/**
+ * The block environment of calls at a header, made once per header object: the EVM only reads it,
+ * and a header belongs to one chain. Entries go with their headers.
+ */
+const callBlocks = new WeakMap<RskHeader, CallBlock>();
+
+function callBlock(execution: Execution, header: RskHeader): CallBlock {
+  let block = callBlocks.get(header);
+  if (block === undefined) {
+    block = execution.headerBlock(header, 0n, true);
+    callBlocks.set(header, block);
+  }
+  return block;
+}
+
 function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
   return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
@@ -47,7 +63,7 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
     gasPrice: params.gasPrice ?? 0n,
     // rskj's eth_call checks neither nonce nor balance.
     skipBalance: true,
-    block: execution.headerBlock(header, 0n, true),
+    block: callBlock(execution, header),
   });
 }
 

@@ -5,11 +5,13 @@
  * does not wait for it either.
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import { createEVM, paramsEVM } from '@ethereumjs/evm';
+import { type EVM, NobleBN254, paramsEVM } from '@ethereumjs/evm';
 import { type VM, createVM } from '@ethereumjs/vm';
 import { buildBlock } from './block-builder.js';
 import { estimateGas, runCall } from './call.js';
 import { rskCallOpcodes } from './evm/call-gas.js';
+import { LeanEVM } from './evm/lean-evm.js';
+import { mstoreOpcode } from './evm/mstore.js';
 import { deadlineOpcodes } from './evm/deadline.js';
 import { rskPrecompiles } from './evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from './evm/types.js';
@@ -25,7 +27,10 @@ export class EvmRuntime {
   readonly runCall = runCall;
   readonly estimateGas = estimateGas;
   readonly replayBlock = replayBlock;
-  /** RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), built once for the Common. */
+  /**
+   * RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), JUMP/JUMPI with the time limit
+   * (evm/deadline.ts) and a cheaper MSTORE (evm/mstore.ts), built once for the Common.
+   */
   private readonly customOpcodes: CustomOpcode[];
   /**
    * RSK's precompiles where they differ from ethereumjs's Petersburg set (evm/precompiles.ts), and
@@ -40,16 +45,23 @@ export class EvmRuntime {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), ...deadlineOpcodes(common)];
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), ...deadlineOpcodes(common), mstoreOpcode(common)];
     this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks }, NATIVE_CONTRACTS)];
   }
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {
     const blockchain = this.blockchainShim();
-    const evm = await createEVM({
+    return createVM({ common: this.common, stateManager, blockchain, evm: this.evm(stateManager, blockchain) });
+  }
+
+  /** An EVM alone, for executions without a transaction (call-runner.ts keeps a few per chain). */
+  evm(stateManager: StateManagerInterface, blockchain = this.blockchainShim()): EVM {
+    // What createEVM does, with our subclass (evm/lean-evm.ts: cheaper frames).
+    const evm = new LeanEVM({
       common: this.common,
       stateManager,
       blockchain,
+      bn254: new NobleBN254(),
       customOpcodes: this.customOpcodes,
       customPrecompiles: this.customPrecompiles,
     });
@@ -58,7 +70,7 @@ export class EvmRuntime {
     // hardfork never changes, so nothing needs the subscription.
     this.common.events.removeAllListeners('hardforkChanged');
     trackNativeFrames(evm, NATIVE_CONTRACTS);
-    return createVM({ common: this.common, stateManager, blockchain, evm });
+    return evm;
   }
 
   private blockchainShim() {

@@ -1,0 +1,177 @@
+/**
+ * The EVM with a cheaper frame setup, through the hook @ethereumjs/evm gives subclasses: its
+ * protected `runInterpreter`, which every CALL and CREATE frame (the outermost included) runs
+ * through. Profiled on eth_call (ERC20 balanceOf), the stock method spent most of a call outside
+ * the opcodes:
+ *
+ * - Jump-destination analysis on every frame (`Interpreter._getValidJumpDestinations`): an array
+ *   the size of the code, a push-value table with a BigInt per PUSH made through hex strings, about
+ *   40% of the bytes a call allocated. Here each EVM keeps the analysis per code (ANALYSED_CODE_BYTES),
+ *   set on the frame's interpreter, a public member of it; the analysis depends only on the code
+ *   and the EVM's opcode table, and nothing changes it after it is made. Keyed by the code's
+ *   bytes object: state views hand out the same object for every read of a code, and nothing
+ *   writes to code bytes.
+ * - Its result object merged run state, result and environment with three object spreads; past
+ *   V8's fast-property limits these become dictionary objects, and they survived scavenges (the
+ *   heap grew 1-2 MB per scavenge, each scavenge taking 10-40 ms). Nothing in @ethereumjs/evm or
+ *   /vm reads that merged object (`execResult.runState`); here it is the interpreter's run state.
+ *
+ * - `_executeCall`, the other protected method, handed `runInterpreter` a copy of the message
+ *   made with object spreads (`{ ...{ codeAddress }, ...message, gasLimit }`): again a dictionary
+ *   object, 12% of the eth_call profile on its own. Under our rules the gas limit it passes is the
+ *   message's own, so the lean one passes the message itself; runInterpreter only reads it.
+ *
+ * Everything else is the stock methods of @ethereumjs/evm 10.1 (evm.ts `runInterpreter`,
+ * `_executeCall`) for the rules our Common can activate (createRskCommon fixes them): no EOF, so no
+ * INVALID_EOF_FORMAT; the EIPs of CALL_EIPS_LEFT_OUT, else the stock `_executeCall` runs.
+ * The Interpreter class is not exported; it is taken from the first frame, which runs through the
+ * stock method (its result carries the interpreter in `runState`).
+ */
+import { EVM, EVMError, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
+import { Account, createZeroAddress } from '@ethereumjs/util';
+import { leanRun, leanRunAllowed } from './lean-run.js';
+
+/**
+ * Code bytes whose jump-destination analyses one EVM keeps, least recently used first out. An
+ * analysis takes about 30 bytes per code byte (an opcode entry per byte, the jump map, a BigInt per
+ * PUSH), so about 2 MB per EVM at most: about 30 contracts of ERC20 size (2 KB).
+ */
+export const ANALYSED_CODE_BYTES = 64 * 1024;
+
+type RunState = NonNullable<ExecResult['runState']>;
+type Interpreter = RunState['interpreter'];
+type Env = Interpreter['_env'];
+type InterpreterOpts = NonNullable<Parameters<Interpreter['run']>[1]>;
+type Analysis = ReturnType<Interpreter['_getValidJumpDestinations']>;
+type MessageWithTo = Parameters<EVM['_addToBalance']>[1];
+
+/**
+ * EIPs whose steps the lean `_executeCall` leaves out (Verkle/binary-tree witnesses, 2780 state
+ * gas, 7702 delegation, 7708 transfer logs, 7928 access lists, 8037 state gas): a Common that
+ * activates one runs the stock method.
+ */
+const CALL_EIPS_LEFT_OUT = [2780, 6800, 7702, 7708, 7864, 7928, 8037];
+
+const EMPTY = new Uint8Array(0);
+/** The stock runInterpreter's default call data. */
+const ZERO_BYTE = Uint8Array.from([0]);
+
+/** The Interpreter constructor (interpreter.ts), as declared by @ethereumjs/evm. */
+type InterpreterClass = new (evm: EVM, stateManager: EVM['stateManager'], blockchain: EVM['blockchain'], env: Env, gasLeft: bigint, journal: EVM['journal'], performanceLogs: unknown, profilerOpts: unknown) => Interpreter;
+
+/** Set from the first frame any LeanEVM runs; the class is the same for every EVM. */
+let InterpreterCtor: InterpreterClass | undefined;
+
+export class LeanEVM extends EVM {
+  /** Code → its analysis, in order of use (a Map keeps insertion order). */
+  private readonly analyses = new Map<Uint8Array, Analysis>();
+  private analysedBytes = 0;
+  /** The interpreter's own analysis, called for codes not analysed yet. */
+  private analyse: ((code: Uint8Array) => Analysis) | undefined;
+  private readonly cachedAnalysis = (interpreter: Interpreter) => (code: Uint8Array): Analysis => {
+    let analysis = this.analyses.get(code);
+    if (analysis !== undefined) {
+      this.analyses.delete(code);
+      this.analyses.set(code, analysis);
+      return analysis;
+    }
+    analysis = this.analyse!.call(interpreter, code);
+    this.analyses.set(code, analysis);
+    this.analysedBytes += code.length;
+    for (const [oldest] of this.analyses) {
+      if (this.analysedBytes <= ANALYSED_CODE_BYTES || oldest === code) break;
+      this.analyses.delete(oldest);
+      this.analysedBytes -= oldest.length;
+    }
+    return analysis;
+  };
+
+  private leanCalls: boolean | undefined;
+
+  protected override async _executeCall(message: MessageWithTo): Promise<EVMResult> {
+    this.leanCalls ??= CALL_EIPS_LEFT_OUT.every((eip) => !this.common.isActivatedEIP(eip));
+    if (!this.leanCalls || this._optsCached.profiler?.enabled === true) return super._executeCall(message);
+    let error: EVMError | undefined;
+    if (!message.delegatecall) {
+      const account = (await this.stateManager.getAccount(message.caller)) ?? new Account();
+      try {
+        await this._reduceSenderBalance(account, message);
+      } catch (e) {
+        error = e as EVMError;
+      }
+      const toAccount = (await this.stateManager.getAccount(message.to)) ?? new Account();
+      try {
+        await this._addToBalance(toAccount, message);
+      } catch (e) {
+        error = e as EVMError;
+      }
+    }
+    await this._loadCode(message);
+    if (error !== undefined || !message.code || (typeof message.code !== 'function' && message.code.length === 0)) {
+      return { execResult: { gasRefund: message.gasRefund, executionGasUsed: 0n, exceptionError: error, returnValue: EMPTY, logs: undefined } };
+    }
+    let result: ExecResult;
+    if (message.isCompiled) {
+      result = await this.runPrecompile(message.code as Parameters<EVM['runPrecompile']>[0], message.data, message.gasLimit);
+      result.gasRefund = message.gasRefund;
+    } else {
+      result = await this.runInterpreter(message, { initialLogs: undefined });
+    }
+    if (message.depth === 0) (this as unknown as { postMessageCleanup(): void }).postMessageCleanup();
+    return { execResult: result };
+  }
+
+  protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
+    if (InterpreterCtor === undefined || this._block === undefined || this._tx === undefined) {
+      const result = await super.runInterpreter(message, opts);
+      InterpreterCtor ??= result.runState?.interpreter.constructor as typeof InterpreterCtor;
+      return result;
+    }
+    const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
+    const env: Env = {
+      address: message.to ?? createZeroAddress(),
+      caller: message.caller ?? createZeroAddress(),
+      callData: message.data ?? ZERO_BYTE,
+      callValue: message.value ?? 0n,
+      code: message.code as Uint8Array,
+      isStatic: message.isStatic ?? false,
+      isCreate: message.isCreate ?? false,
+      depth: message.depth ?? 0,
+      gasPrice: this._tx.gasPrice,
+      origin: this._tx.origin ?? message.caller ?? createZeroAddress(),
+      block: this._block,
+      contract,
+      codeAddress: message.codeAddress,
+      gasRefund: message.gasRefund,
+      chargeCodeAccesses: message.chargeCodeAccesses,
+      blobVersionedHashes: message.blobVersionedHashes ?? [],
+      accessWitness: message.accessWitness,
+      createdAddresses: message.createdAddresses,
+      initialLogs: opts.initialLogs,
+    } as Env;
+    const interpreter = new InterpreterCtor(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler);
+    this.analyse ??= interpreter._getValidJumpDestinations;
+    interpreter._getValidJumpDestinations = this.cachedAnalysis(interpreter);
+    if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
+    if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
+    const code = message.code as Uint8Array;
+    const run = leanRunAllowed(this, this._optsCached.profiler?.enabled === true) ? await leanRun(this, interpreter, code, opts) : await interpreter.run(code, opts);
+    const result = interpreter._result;
+    const error = run.exceptionError;
+    message.accessWitness?.commit();
+    return {
+      // The stock method clears these on any error, REVERT included.
+      logs: error === undefined ? result.logs : [],
+      selfdestruct: error === undefined ? result.selfdestruct : new Map(),
+      createdAddresses: error === undefined ? result.createdAddresses : new Set(),
+      runState: run.runState,
+      exceptionError: error,
+      gas: run.runState.gasLeft,
+      // Every error but REVERT uses all the frame's gas.
+      executionGasUsed: error !== undefined && error.error !== EVMError.errorMessages.REVERT ? message.gasLimit : message.gasLimit - run.runState.gasLeft,
+      gasRefund: run.runState.gasRefund,
+      stateGasSpilled: run.runState.stateGasSpilled,
+      returnValue: result.returnValue ?? EMPTY,
+    };
+  }
+}

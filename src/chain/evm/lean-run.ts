@@ -1,0 +1,100 @@
+/**
+ * The opcode loop of one frame without the per-opcode awaits of @ethereumjs/evm's
+ * `Interpreter.run`, which awaits an async `runStep` for every opcode: a promise, a suspended frame
+ * and a trip through the microtask queue each, even for PUSH or ADD. Here an opcode is awaited
+ * only when its gas or logic function is async (SLOAD, CALL, the custom opcodes, ...).
+ *
+ * The same steps as `run` and `runStep` of @ethereumjs/evm 10.1 (interpreter.ts) for legacy code
+ * under our rules, in the same order (an opcode's gas or logic function is awaited only when it
+ * returns a promise): jump analysis at the first JUMP/JUMPI, base then dynamic gas,
+ * invalid opcode, gas use, program counter, logic; an EVM error ends the frame (STOP is none). Only
+ * for frames nothing observes: `leanRunAllowed` sends frames with `step` listeners (tracing), the
+ * EVM's DEBUG mode or its profiler to the stock loop, which emits the step events. A Common that
+ * activates what this loop leaves out (EOF, Verkle/binary-tree code chunks, EIP-7928, EIP-8037) uses
+ * the stock loop too; test/unit/lean-evm.test.ts checks the stock source against these copies.
+ */
+import type { EVM, ExecResult } from '@ethereumjs/evm';
+import { EVMError } from '@ethereumjs/evm';
+
+type RunState = NonNullable<ExecResult['runState']>;
+type Interpreter = RunState['interpreter'];
+type InterpreterOpts = NonNullable<Parameters<Interpreter['run']>[1]>;
+type InterpreterResult = Awaited<ReturnType<Interpreter['run']>>;
+type OpcodeEntry = ReturnType<Interpreter['lookupOpInfo']>;
+
+/** EIPs whose steps this loop does not have: EOF (3540), code chunks (6800, 7864), 7928, 8037. */
+const UNSUPPORTED_EIPS = [3540, 6800, 7864, 7928, 8037];
+const JUMP = 0x56;
+const JUMPI = 0x57;
+const JUMPSUB = 0x5e;
+
+const supportedCommons = new WeakMap<object, boolean>();
+
+/** Whether `evm`'s frames may run in `leanRun` now (see the file comment). */
+export function leanRunAllowed(evm: EVM, profiling: boolean): boolean {
+  if (profiling || evm.DEBUG || evm.events.listenerCount('step') > 0) return false;
+  let supported = supportedCommons.get(evm.common);
+  if (supported === undefined) {
+    supported = UNSUPPORTED_EIPS.every((eip) => !evm.common.isActivatedEIP(eip));
+    supportedCommons.set(evm.common, supported);
+  }
+  return supported;
+}
+
+function isEvmError(error: unknown): error is EVMError {
+  return typeof error === 'object' && error !== null && (error as { errorType?: unknown }).errorType === 'EVMError';
+}
+
+export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Array, opts: InterpreterOpts): Promise<InterpreterResult> {
+  const runState = (interpreter as unknown as { _runState: RunState })._runState;
+  const common = evm.common;
+  runState.code = code;
+  runState.programCounter = opts.pc ?? runState.programCounter;
+  const start = runState.programCounter;
+  if (start !== 0 && (start < 0 || start >= code.length)) throw new Error('Internal error: program counter not in range');
+
+  let analysed: OpcodeEntry[] | undefined;
+  let exceptionError: EVMError | undefined;
+  while (runState.programCounter < code.length) {
+    const pc = runState.programCounter;
+    let entry: OpcodeEntry;
+    if (analysed === undefined) {
+      const opcode = code[pc]!;
+      // As the stock loop: analyse jump destinations once the code reaches a jump.
+      if (opcode === JUMP || opcode === JUMPI || opcode === JUMPSUB) {
+        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(code);
+        runState.validJumps = jumps;
+        runState.cachedPushes = pushes;
+        runState.shouldDoJumpAnalysis = false;
+        analysed = opcodesCached as OpcodeEntry[];
+      }
+      runState.opCode = opcode;
+      entry = interpreter.lookupOpInfo(opcode);
+    } else {
+      entry = analysed[pc]!;
+      runState.opCode = entry.opcodeInfo.code;
+    }
+    try {
+      const info = entry.opcodeInfo;
+      let gas = info.feeBigInt;
+      if (info.dynamicGas) {
+        const dynamic = entry.gasHandler!(runState, gas, common);
+        gas = typeof dynamic === 'bigint' ? dynamic : await dynamic;
+      }
+      if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
+      interpreter.useGas(gas, info);
+      runState.programCounter++;
+      // Awaited only when it returned a promise: custom opcodes count as async (JUMP and JUMPI
+      // among them, evm/deadline.ts) but mostly return at once.
+      const done = entry.opHandler(runState, common) as Promise<void> | undefined;
+      if (done !== undefined) await done;
+      runState.env.accessWitness?.commit();
+    } catch (error) {
+      runState.env.accessWitness?.revert();
+      if (!isEvmError(error)) throw error;
+      if (error.error !== EVMError.errorMessages.STOP) exceptionError = error;
+      break;
+    }
+  }
+  return { runState, exceptionError };
+}
