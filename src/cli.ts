@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
 import { parseArgs } from 'node:util';
+import { limitHeapGrowth } from './heap-growth.js';
 // Types only: the node's modules load after the flags are read, so --help and a bad flag answer at once.
 import type { DevNode, NodeOptions } from './node.js';
 import type { LogLevel } from './logger.js';
@@ -136,6 +137,7 @@ async function main(): Promise<void> {
     process.stdout.write(HELP);
     return;
   }
+  limitHeapGrowth();
   const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }] = await Promise.all([import('./node.js'), import('./node-keys.js'), import('./logger.js')]);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: expected 0-65535`);

@@ -6,6 +6,10 @@ export interface Sample {
   /** Operations completed (transactions, snapshot/revert cycles, filters, subscribers). */
   ops: number;
   rssMb: number;
+  /** The node's V8 heap and external memory, when the soak runs with --probe (MB). */
+  heapUsedMb?: number;
+  heapTotalMb?: number;
+  externalMb?: number;
 }
 
 const WIDTH = 720;

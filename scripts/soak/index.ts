@@ -1,10 +1,12 @@
 /**
- * Soak (`npm run soak -- [--quick] [--scale F] [--no-build] [--from-source]`): 100,000
+ * Soak (`npm run soak -- [--quick] [--scale F] [--no-build] [--from-source] [--probe]`): 100,000
  * transactions, 10,000 snapshot/revert cycles, thousands of filters created and abandoned and
  * WebSocket subscribers (newHeads, logs) connecting and dropping, against the real CLI in a child
  * process, its resident memory (/proc/<pid>/status VmRSS) sampled throughout. Writes the curve to
  * docs/soak-memory.svg and the samples to test-output/soak-memory.json, and says whether memory
- * levels off: the last third's slope against the first third's.
+ * levels off: the last third's slope against the first third's. --probe starts the node with an
+ * inspector on a local port and adds its V8 heap and external memory to the samples, and the live
+ * heap after full GCs at the end: what of the RSS is JavaScript and what is native.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +18,16 @@ import { OPERATOR_KEY, REPO_ROOT, build, spawnNode, stop } from '../crash-test/n
 import { RpcFailure, call } from '../crash-test/rpc.js';
 import { EMITTER_INIT_CODE, sleep } from '../crash-test/workload.js';
 import { type Sample, memoryChart, slopePerKiloOp } from './chart.js';
+import { type MemoryUsage, heapSummary, inspector } from './inspector.js';
 
 /** The full run (issue 12); --quick divides every count by QUICK_DIVISOR. */
 export const FULL = { txs: 100_000, cycles: 10_000, filters: 5_000, subscribers: 2_000 };
 const QUICK_DIVISOR = 20;
 const SAMPLE_INTERVAL_MS = 1_000;
+/** With --probe, every this many samples also reads the node's heap figures. */
+const PROBE_EVERY_SAMPLES = 5;
+/** With --probe, the largest heap groups (type and constructor) reported at the end. */
+const HEAP_GROUPS_SHOWN = 15;
 /** Concurrent senders: enough to keep the node busy without queueing behind its chain lock. */
 const SENDERS = 4;
 /** Memory levels off when the last third grows at most this share of the first third's slope... */
@@ -45,6 +52,9 @@ export interface SoakResult {
   lastSlope: number;
   levelsOff: boolean;
   seconds: number;
+  /** With --probe: the node's memory after two full GCs at the end of the run, and its largest heap groups. */
+  afterGc?: MemoryUsage;
+  heapGroups?: Array<{ key: string; count: number; bytes: number }>;
 }
 
 export function readRssMb(pid: number): number {
@@ -52,12 +62,20 @@ export function readRssMb(pid: number): number {
   return match === null ? 0 : Number(match[1]) / 1024;
 }
 
-export async function runSoak(counts: SoakCounts, options: { fromSource: boolean; log: (line: string) => void }): Promise<SoakResult> {
+const mb = (bytes: number) => bytes / 2 ** 20;
+
+export async function runSoak(counts: SoakCounts, options: { fromSource: boolean; probe?: boolean; log: (line: string) => void }): Promise<SoakResult> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rsk-devnode-soak-'));
   // Abandoned filters expire after a minute instead of five, so expiry runs many times in a soak
   // and the live count stays far below the per-key cap (--max-filters).
-  const node = spawnNode({ dataDir, fromSource: options.fromSource, cliArgs: ['--filter-timeout', '60'] });
+  const node = spawnNode({
+    dataDir,
+    fromSource: options.fromSource,
+    cliArgs: ['--filter-timeout', '60'],
+    nodeArgs: options.probe === true ? ['--inspect=127.0.0.1:0'] : [],
+  });
   const baseUrl = await node.started;
+  const cdp = options.probe === true ? await inspector(node.output()) : undefined;
   const url = `${baseUrl}/${OPERATOR_KEY}`;
   const wsUrl = `${baseUrl.replace(/^http/, 'ws')}/${OPERATOR_KEY}`;
   const done: SoakCounts = { txs: 0, cycles: 0, filters: 0, subscribers: 0 };
@@ -65,14 +83,22 @@ export async function runSoak(counts: SoakCounts, options: { fromSource: boolean
   const ops = () => done.txs + done.cycles + done.filters + done.subscribers;
   const started = Date.now();
   const samples: Sample[] = [];
-  const sample = () => samples.push({ t: (Date.now() - started) / 1000, ops: ops(), rssMb: readRssMb(node.pid) });
+  const sample = () => {
+    const s: Sample = { t: (Date.now() - started) / 1000, ops: ops(), rssMb: readRssMb(node.pid) };
+    samples.push(s);
+    if (cdp !== undefined && samples.length % PROBE_EVERY_SAMPLES === 1) {
+      void cdp.memoryUsage().then((m) => Object.assign(s, { heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), externalMb: mb(m.external) }));
+    }
+  };
   sample();
   const sampler = setInterval(sample, SAMPLE_INTERVAL_MS);
   let lastLog = 0;
   const progress = () => {
     if (Date.now() - lastLog < 10_000) return;
     lastLog = Date.now();
-    options.log(`${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(done)}, RSS ${samples.at(-1)!.rssMb.toFixed(0)} MB`);
+    const probed = samples.findLast((s) => s.heapTotalMb !== undefined);
+    const heap = probed === undefined ? '' : `, heap ${probed.heapUsedMb!.toFixed(0)} of ${probed.heapTotalMb!.toFixed(0)} MB, external ${probed.externalMb!.toFixed(0)} MB`;
+    options.log(`${((Date.now() - started) / 1000).toFixed(0)} s: ${JSON.stringify(done)}, RSS ${samples.at(-1)!.rssMb.toFixed(0)} MB${heap}`);
   };
   const [from, ...others] = (await call(url, 'eth_accounts')) as string[];
   const deploy = await call(url, 'eth_sendTransaction', [{ from, data: EMITTER_INIT_CODE, gas: '0x30d40' }]);
@@ -161,6 +187,15 @@ export async function runSoak(counts: SoakCounts, options: { fromSource: boolean
   await Promise.all([...senders, cycles, filters, subscribers]);
   clearInterval(sampler);
   sample();
+  let afterGc: MemoryUsage | undefined;
+  let heapGroups: SoakResult['heapGroups'];
+  if (cdp !== undefined) {
+    await cdp.send('HeapProfiler.collectGarbage');
+    await cdp.send('HeapProfiler.collectGarbage');
+    afterGc = await cdp.memoryUsage();
+    heapGroups = await heapSummary(cdp, HEAP_GROUPS_SHOWN);
+    cdp.close();
+  }
   const code = await stop(node);
   if (code !== 0) throw new Error(`the node exited ${code} on SIGTERM:\n${node.output()}`);
   rmSync(dataDir, { recursive: true, force: true });
@@ -176,6 +211,8 @@ export async function runSoak(counts: SoakCounts, options: { fromSource: boolean
     lastSlope,
     levelsOff: lastSlope <= FLAT_SLOPE_MB || lastSlope <= LEVEL_OFF_RATIO * firstSlope,
     seconds: (Date.now() - started) / 1000,
+    afterGc,
+    heapGroups,
   };
 }
 
@@ -196,6 +233,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
       scale: { type: 'string' },
       'from-source': { type: 'boolean', default: false },
       'no-build': { type: 'boolean', default: false },
+      probe: { type: 'boolean', default: false },
       svg: { type: 'string', default: join(REPO_ROOT, 'docs/soak-memory.svg') },
       json: { type: 'string', default: join(REPO_ROOT, 'test-output/soak-memory.json') },
     },
@@ -204,7 +242,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const counts = Object.fromEntries(Object.entries(FULL).map(([k, v]) => [k, Math.max(1, Math.round(v * scale))])) as unknown as SoakCounts;
   if (!values['from-source'] && !values['no-build']) build();
   console.log(`soak: ${JSON.stringify(counts)}`);
-  const result = await runSoak(counts, { fromSource: values['from-source'], log: (line) => console.log(line) });
+  const result = await runSoak(counts, { fromSource: values['from-source'], probe: values.probe, log: (line) => console.log(line) });
   const rss = rssMilestones(result.samples);
   const title = `rsk-devnode soak: RSS over ${result.done.txs.toLocaleString('en')} txs, ${result.done.cycles.toLocaleString('en')} snapshot/revert cycles, ` +
     `${result.done.filters.toLocaleString('en')} filters, ${result.done.subscribers.toLocaleString('en')} WS subscribers`;
@@ -217,6 +255,12 @@ if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
       `  RSS MB: start ${rss.start.toFixed(0)}, middle ${rss.middle.toFixed(0)}, end ${rss.end.toFixed(0)}, peak ${rss.peak.toFixed(0)}`,
       `  slope MB per 1k ops: first third ${result.firstSlope.toFixed(3)}, last third ${result.lastSlope.toFixed(3)}: ${result.levelsOff ? 'levels off' : 'DOES NOT level off'}`,
       `  chart: ${values.svg}; samples: ${values.json}`,
+      ...(result.afterGc === undefined
+        ? []
+        : [
+            `  after full GCs: RSS ${mb(result.afterGc.rss).toFixed(0)} MB, heap ${mb(result.afterGc.heapUsed).toFixed(1)} of ${mb(result.afterGc.heapTotal).toFixed(1)} MB, external ${mb(result.afterGc.external).toFixed(1)} MB; largest heap groups:`,
+            ...(result.heapGroups ?? []).map((g) => `    ${mb(g.bytes).toFixed(1).padStart(6)} MB ${String(g.count).padStart(8)}  ${g.key}`),
+          ]),
     ].join('\n'),
   );
   process.exitCode = result.levelsOff ? 0 : 1;

@@ -1,8 +1,27 @@
 /** Key layout of a network's LevelDB: one prefix byte per record kind, then a fixed-size id. */
-import type { AbstractLevel } from 'abstract-level';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 
-export type Kv = AbstractLevel<string | Buffer | Uint8Array, Uint8Array, Uint8Array>;
+export interface KvRange {
+  gt?: Uint8Array;
+  gte?: Uint8Array;
+  lt?: Uint8Array;
+  lte?: Uint8Array;
+}
+
+export type KvOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
+/** What the chain needs of its key-value store: LevelDB on disk, memory-kv.ts in memory. */
+export interface Kv {
+  open(): Promise<void>;
+  close(): Promise<void>;
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  getMany(keys: Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
+  put(key: Uint8Array, value: Uint8Array): Promise<void>;
+  /** Atomic. */
+  batch(ops: KvOp[]): Promise<void>;
+  keys(range?: KvRange): AsyncIterable<Uint8Array>;
+  iterator(range?: KvRange): AsyncIterable<[Uint8Array, Uint8Array]>;
+}
 
 const HEAD = Uint8Array.of(0x01);
 const BLOCK = 0x02;
@@ -14,6 +33,8 @@ const META = 0x07;
 const LOG_ADDRESS = 0x08;
 const LOG_TOPIC = 0x09;
 const LOG_BLOCK = 0x0a;
+/** The record kinds read by key ranges (meta records, the log index); all others only by key. */
+export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK]);
 
 export function headKey(): Uint8Array {
   return HEAD;

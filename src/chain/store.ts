@@ -1,18 +1,19 @@
 /**
- * A network's persistent chain: blocks, receipts and their indexes in LevelDB, plus the state
- * trie's nodes (state-db.ts). Each block is committed in one atomic batch together with the
+ * A network's persistent chain: blocks, receipts and their indexes in LevelDB (memory-kv.ts for an
+ * in-memory chain), plus the state trie's nodes (state-db.ts). Each block is committed in one atomic batch together with the
  * state nodes it created and the new head pointer, so a crash at any instant leaves the last
  * committed head with its state, receipts and indexes intact.
  */
-import { MemoryLevel } from 'memory-level';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from './block.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from './lru.js';
+import { MemoryKv } from './memory-kv.js';
 import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from './receipt.js';
 import { RevertedNodes } from './reverted-nodes.js';
 import { IN_MEMORY_NODE_CACHE_BYTES, NODE_CACHE_BYTES, StateDb } from './state-db.js';
 import {
   type Kv,
+  type KvOp,
   blockKey,
   decodeNumber,
   encodeNumber,
@@ -27,20 +28,31 @@ import {
 
 const EMPTY = new Uint8Array(0);
 
-/** Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. */
-const RECENT_BLOCKS = 1024;
 /**
- * Logs kept ready for eth_getLogs (about 1 KB each with the JSON the RPC layer keeps beside them):
- * a query over blocks within them decodes no receipt.
+ * Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. A
+ * one-transaction block takes about 3.6 KB decoded, its receipts 1.2 KB (measured over 1,500 blocks).
  */
-export const RECENT_LOGS = 20_000;
+const RECENT_BLOCKS = 256;
+/**
+ * Logs kept ready for eth_getLogs: a query over blocks within them decodes no receipt. About 2.3 KB
+ * each with the JSON the RPC layer keeps beside them (measured over 1,500 one-log blocks), so 11 MB
+ * at most; at 20,000 they were most of a soak's live heap.
+ */
+export const RECENT_LOGS = 5_000;
+
+/**
+ * LevelDB's own memory per database, made explicit (classic-level's defaults): its block cache, the
+ * write buffer (twice while one is flushed) and table files kept open with their index blocks. Not
+ * what grew in the soak (scripts/soak --probe): after 30,000 transactions and full GCs, RSS was
+ * 190 MB with 71 MB of V8 heap and 26 MB external, native memory about 35 MB above an idle node's;
+ * before heap-growth.ts, garbage V8 had not collected yet made most of the RSS.
+ */
+const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
 
 export interface TxLocation {
   blockNumber: bigint;
   index: number;
 }
-
-type BatchOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
 export class ChainStore {
   readonly stateDb: StateDb;
@@ -59,9 +71,9 @@ export class ChainStore {
 
   /** `location` undefined keeps everything in memory (`--in-memory`). */
   static async open(location: string | undefined): Promise<ChainStore> {
-    const options = { keyEncoding: 'view', valueEncoding: 'view' } as const;
     // LevelDB's binding loads only for a data directory: an in-memory start does without it.
-    const kv: Kv = location === undefined ? new MemoryLevel(options) : new (await import('level')).Level(location, options);
+    const kv: Kv =
+      location === undefined ? new MemoryKv() : new (await import('level')).Level<Uint8Array, Uint8Array>(location, { ...LEVELDB_OPTIONS, keyEncoding: 'view', valueEncoding: 'view' });
     await kv.open();
     return new ChainStore(kv, location === undefined ? IN_MEMORY_NODE_CACHE_BYTES : NODE_CACHE_BYTES);
   }
@@ -122,7 +134,7 @@ export class ChainStore {
     const number = block.header.number;
     const state = this.stateDb.takePending();
     const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
-    const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
+    const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
     ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
     ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
@@ -193,7 +205,7 @@ export class ChainStore {
   async commitState(metaName: string, metaValue: Uint8Array, headNumber: bigint): Promise<void> {
     const state = this.stateDb.takePending();
     const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
-    const ops: BatchOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
+    const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
     ops.push({ type: 'put', key: metaKey(metaName), value: metaValue });
     await this.kv.batch(ops);
     state.committed();
@@ -211,7 +223,7 @@ export class ChainStore {
     meta?: { name: string; value: Uint8Array | undefined },
   ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
     const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
-    const ops: BatchOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    const ops: KvOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
     // The new head's state is the caller's (its override meta); no irregular record applies to it.
     const head = await this.getBlock(number);
     if (head !== undefined) ops.push({ type: 'del', key: metaKey(irregularStateMeta(head.hash)) });

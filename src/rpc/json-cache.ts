@@ -13,7 +13,7 @@ import { formatBlock, formatLog, formatReceipt, formatTransaction } from './form
 import { RawJson, rawJsonArray } from './raw-json.js';
 
 /** Blocks whose JSON is kept per chain (a 1-transaction block's four variants take about 10 KB). */
-export const FORMATTED_BLOCKS_CACHED = 512;
+export const FORMATTED_BLOCKS_CACHED = 256;
 
 interface BlockJson {
   /** By variant: fullTransactions × skipRemasc. */
