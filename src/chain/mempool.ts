@@ -16,6 +16,12 @@ export interface PoolTx {
   sequence: number;
 }
 
+/**
+ * A pooled transaction as a snapshot keeps it: without the decoded transaction, most of an entry's
+ * memory (a snapshot per test keeps what was pooled at each; reverts rebuild the few still needed).
+ */
+export type SavedPoolTx = Omit<PoolTx, 'tx'>;
+
 export class Mempool {
   private readonly bySender = new Map<string, Map<bigint, PoolTx>>();
   private readonly byHash = new Map<string, PoolTx>();
@@ -47,18 +53,23 @@ export class Mempool {
     return entry;
   }
 
-  /** Every entry, for a snapshot; `restore` puts them back as they were. */
-  entries(): PoolTx[] {
-    return [...this.byHash.values()];
+  /** Every entry as a snapshot keeps it; `restore` puts them back as they were. */
+  saved(): SavedPoolTx[] {
+    return [...this.byHash.values()].map(({ record, sender, sequence }) => ({ record, sender, sequence }));
   }
 
-  restore(entries: PoolTx[]): void {
+  /** Puts back saved entries; `txOf` rebuilds the transaction of one the pool no longer holds. */
+  restore(saved: readonly SavedPoolTx[], txOf: (record: TxRecord) => LegacyTx): void {
+    const held = new Map(this.byHash);
     this.clear();
-    for (const entry of entries) {
-      let nonces = this.bySender.get(entry.sender);
-      if (nonces === undefined) this.bySender.set(entry.sender, (nonces = new Map()));
-      nonces.set(entry.record.nonce, entry);
-      this.byHash.set(bytesToHex(entry.record.hash), entry);
+    for (const { record, sender, sequence } of saved) {
+      const key = bytesToHex(record.hash);
+      const still = held.get(key);
+      const entry = still !== undefined && still.sequence === sequence ? still : { tx: still?.tx ?? txOf(record), record, sender, sequence };
+      let nonces = this.bySender.get(sender);
+      if (nonces === undefined) this.bySender.set(sender, (nonces = new Map()));
+      nonces.set(record.nonce, entry);
+      this.byHash.set(key, entry);
     }
   }
 

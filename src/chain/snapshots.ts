@@ -3,14 +3,14 @@
  * an id keeps that snapshot usable and drops every later one.
  */
 import type { ClockSettings } from './miner-clock.js';
-import type { PoolTx } from './mempool.js';
+import type { SavedPoolTx } from './mempool.js';
 
 export interface ChainSnapshot {
   headNumber: bigint;
   /** The latest state root, which differs from the head header's after a state override. */
   stateRoot: Uint8Array;
   clock: ClockSettings;
-  pool: PoolTx[];
+  pool: SavedPoolTx[];
 }
 
 export class Snapshots {

@@ -4,13 +4,17 @@
  * latest state (setBalance & co., as Hardhat and anvil make them: the head keeps its hash) and
  * dropping pooled transactions.
  */
+import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { Account, type Address, equalsBytes } from '@ethereumjs/util';
+import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
+import { Account, Address, equalsBytes } from '@ethereumjs/util';
 import { OVERRIDE_META, overrideRecord } from './chain-head.js';
 import type { ChainParts } from './chain-parts.js';
 import { ChainError } from './errors.js';
 import { MAX_NONCE } from './send-fields.js';
 import { Snapshots } from './snapshots.js';
+import { rskTxOptions } from './common.js';
+import type { TxRecord } from './transaction.js';
 
 export class TestControl {
   private readonly snapshots = new Snapshots();
@@ -40,7 +44,7 @@ export class TestControl {
     return lock.run(async () => {
       // From now on blocks can be dropped by a revert: remember the nodes each one adds.
       store.revertedNodes.setTracking(true);
-      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.entries() });
+      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved() });
     });
   }
 
@@ -52,7 +56,7 @@ export class TestControl {
       if (snapshot === undefined) return false;
       await this.rewind(snapshot.headNumber, snapshot.stateRoot);
       clock.restore(snapshot.clock);
-      pool.restore(snapshot.pool);
+      pool.restore(snapshot.pool, (record) => transactionOf(record, this.parts.common));
       return true;
     });
   }
@@ -127,4 +131,18 @@ export class TestControl {
       head.overridden(root);
     });
   }
+}
+
+/**
+ * A pooled transaction rebuilt from its record for a revert: the same fields and signature (so the
+ * same hash), and the recorded sender, which also covers impersonated ones (impersonation.ts).
+ */
+function transactionOf(record: TxRecord, common: Common): LegacyTx {
+  const tx = createLegacyTx(
+    { nonce: record.nonce, gasPrice: record.gasPrice, gasLimit: record.gasLimit, to: record.to, value: record.value, data: record.data, v: record.v, r: record.r, s: record.s },
+    { ...rskTxOptions(common), freeze: false },
+  );
+  const sender = new Address(record.from);
+  tx.getSenderAddress = () => sender;
+  return tx;
 }

@@ -316,6 +316,39 @@ describe('evm_snapshot / evm_revert / evm_reset', () => {
     }
   });
 
+  it('a pooled transaction mined and then reverted to is rebuilt from its record and mines again, signed or impersonated', async () => {
+    const whale = freshAddress();
+    await c.anvil.setBalance({ address: whale, value: ETHER });
+    await c.anvil.impersonateAccount({ address: whale });
+    expect(await call(c.url, 'evm_setAutomine', [false])).toBe(true);
+    try {
+      const signed = await c.wallet.sendTransaction({ type: 0, to: COW1.address, value: 7n, gasLimit: 21_000n });
+      const impersonated = await call(c.url, 'eth_sendTransaction', [
+        { from: whale, to: COW1.address, value: '0x9', gas: '0x5208', gasPrice: hexOf(MIN_GAS_PRICE) },
+      ]);
+      const id = await c.anvil.snapshot();
+      await call(c.url, 'evm_mine');
+      expect(await call(c.url, 'txpool_status')).toEqual({ pending: 0, queued: 0 });
+
+      // The snapshot kept only their records; the revert rebuilds both transactions.
+      expect(await call(c.url, 'evm_revert', [id])).toBe(true);
+      expect(await call(c.url, 'txpool_status')).toEqual({ pending: 2, queued: 0 });
+      await call(c.url, 'evm_mine');
+      const mined = await block(c.url, 'latest');
+      // The third transaction is REMASC's.
+      expect(mined.transactions.slice(0, 2).sort()).toEqual([signed.hash, impersonated].sort());
+      const receipts = await Promise.all([signed.hash, impersonated].map((hash) => call(c.url, 'eth_getTransactionReceipt', [hash])));
+      expect(receipts.map((r) => [r.status, r.from])).toEqual([
+        ['0x1', c.wallet.address.toLowerCase()],
+        ['0x1', whale],
+      ]);
+      expect(await balance(c.url, whale)).toBe(ETHER - 9n - 21_000n * MIN_GAS_PRICE);
+    } finally {
+      await call(c.url, 'evm_setAutomine', [true]);
+      await c.anvil.stopImpersonatingAccount({ address: whale });
+    }
+  });
+
   it('restores state set by the anvil_/hardhat_ helpers', async () => {
     const address = freshAddress();
     await c.anvil.setBalance({ address, value: 5n });
