@@ -20,14 +20,16 @@ export interface RpcError {
 /**
  * POSTs `body` to `url` and resolves with the raw response text; rejects on a non-200 status.
  * A kept-alive socket the server closed while idle fails at once with ECONNRESET before the
- * request reached the node: that request is sent again on a new socket (as Node's docs advise).
+ * request reached the node: that request is sent again (as Node's docs advise), as often as the
+ * pool may hold stale sockets (after a pause longer than the server's idle timeout, all are).
  */
 export async function post(url: URL, body: string): Promise<string> {
-  try {
-    return await postOnce(url, body);
-  } catch (err) {
-    if ((err as { reusedSocketReset?: boolean }).reusedSocketReset) return postOnce(url, body);
-    throw err;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await postOnce(url, body);
+    } catch (err) {
+      if (!(err as { reusedSocketReset?: boolean }).reusedSocketReset || attempt >= READ_CONNECTIONS) throw err;
+    }
   }
 }
 
