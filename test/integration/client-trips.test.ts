@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcProvider } from 'ethers';
 import { createTestClient, defineChain, http } from 'viem';
 import { call, COW, COW1, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
+import type { ChainStore } from '../../src/chain/store.js';
 
 const TWO_POW_64 = 2n ** 64n;
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
@@ -132,11 +133,12 @@ describe('a block whose execution fails is never committed', () => {
     const otherBalance = await call(url, 'eth_getBalance', [OTHER, 'latest']);
     const stateRoot = (await call(url, 'eth_getBlockByNumber', ['latest', false])).stateRoot;
 
-    // BLOCKHASH reads the block store from inside the EVM: make that read fail once.
-    const blockByNumber = chain.blockByNumber.bind(chain);
-    const failing = vi.spyOn(chain, 'blockByNumber').mockImplementation(async (n: bigint) => {
+    // BLOCKHASH reads the block store from inside the EVM: make that read fail.
+    const store = (chain as unknown as { store: ChainStore }).store;
+    const getBlock = store.getBlock.bind(store);
+    const failing = vi.spyOn(store, 'getBlock').mockImplementation(async (n: bigint) => {
       if (n === 0n) throw new Error('simulated store failure');
-      return blockByNumber(n);
+      return getBlock(n);
     });
     const aborted = await rpcError(url, 'eth_sendTransaction', [{ from: COW.address, to: contract, gas: '0x186a0' }]);
     expect(aborted.code).toBe(-32603);
