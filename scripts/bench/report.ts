@@ -173,7 +173,7 @@ ${notes(run)}
 
 ## How it is measured
 
-- Every node runs as a child process with its defaults (rsk-devnode: \`node dist/cli.js --in-memory\`,
+- Every node runs as a child process with its defaults (rsk-devnode: \`node dist/bin/rsk-devnode.js --in-memory\`, the bin,
   an operator key given by \`--api-key\`); the bench is the only client. Workloads run one at a
   time, each on every node before the next (interleaved), in the order of the table.
 - Client: node:http with a keep-alive Agent, one JSON-RPC request per round trip; the read rows
@@ -181,7 +181,7 @@ ${notes(run)}
 - Every node gets the same ERC20 (test/fixtures Token) and the same legacy (type 0) transactions,
   signed by the bench for the node's chain id from keys funded by the node's first account.
   "send → receipt" is eth_sendRawTransaction, then eth_getTransactionReceipt until it is mined.
-- Cold start: spawn the node's bin (rsk-devnode: \`node dist/cli.js\`) until the first answer to
+- Cold start: spawn the node's bin (rsk-devnode: \`node dist/bin/rsk-devnode.js\`) until the first answer to
   eth_blockNumber, median of ${run.sizes.coldStarts}. evm_snapshot/revert: mean of ${run.sizes.snapshotCycles} cycles.
   eth_getLogs: median of ${run.sizes.getLogsRuns} queries by address over the event blocks.
   Memory: VmRSS of the node's process after the write rows.
