@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, parseEther } from 'ethers';
-import WebSocket from 'ws';
+import { wsCall } from '../helpers/ws.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'bundle-test-key-testnet';
@@ -96,18 +96,6 @@ async function sendFromNodeAccount(p: JsonRpcProvider, value: bigint) {
   const tx = await signer.sendTransaction({ to: RECIPIENT, value });
   const receipt = await tx.wait();
   return { from: await signer.getAddress(), hash: tx.hash, receipt: receipt! };
-}
-
-function wsCall(url: string, method: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.on('error', reject);
-    socket.on('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] })));
-    socket.on('message', (data) => {
-      socket.close();
-      resolve(JSON.parse(String(data)));
-    });
-  });
 }
 
 describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {

@@ -3,22 +3,11 @@
  * together, must all be served as if both had been there from the start.
  */
 import { describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { TESTNET_KEY, MAINNET_KEY, nodesClosedAfterEach } from '../helpers/node.js';
+import WebSocket from 'ws';
+import { wsCall } from '../helpers/ws.js';
 
 const start = nodesClosedAfterEach();
-
-function wsCall(url: string, method: string): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    socket.on('error', reject);
-    socket.on('open', () => socket.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method, params: [] })));
-    socket.on('message', (data) => {
-      socket.close();
-      resolve(JSON.parse(String(data)));
-    });
-  });
-}
 
 describe('lazily loaded parts of the server', () => {
   it('WebSocket upgrades that arrive together on a fresh server are all answered', async () => {
@@ -30,9 +19,9 @@ describe('lazily loaded parts of the server', () => {
       wsCall(`${wsBase}/${TESTNET_KEY}`, 'net_version'),
     ]);
     expect(answers).toEqual([
-      { jsonrpc: '2.0', id: 7, result: '0x1f' },
-      { jsonrpc: '2.0', id: 7, result: '0x1e' },
-      { jsonrpc: '2.0', id: 7, result: '31' },
+      { jsonrpc: '2.0', id: 1, result: '0x1f' },
+      { jsonrpc: '2.0', id: 1, result: '0x1e' },
+      { jsonrpc: '2.0', id: 1, result: '31' },
     ]);
   });
 
