@@ -5,6 +5,7 @@
  */
 import type { LegacyTx } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
+import { keccak256 } from './hash.js';
 import type { TxRecord } from './transaction.js';
 
 export interface PoolTx {
@@ -17,10 +18,15 @@ export interface PoolTx {
 }
 
 /**
- * A pooled transaction as a snapshot keeps it: without the decoded transaction, most of an entry's
- * memory (a snapshot per test keeps what was pooled at each; reverts rebuild the few still needed).
+ * A pooled transaction as a snapshot keeps it: its bytes (as submitted, and as hashed), sender and
+ * arrival order, about a tenth of a pooled entry (decoded transaction and record). rskj keeps no
+ * pool in a snapshot at all; these are rebuilt when a revert needs one the pool no longer holds.
  */
-export type SavedPoolTx = Omit<PoolTx, 'tx'>;
+export interface SavedPoolTx {
+  raw: Uint8Array;
+  sender: string;
+  sequence: number;
+}
 
 export class Mempool {
   private readonly bySender = new Map<string, Map<bigint, PoolTx>>();
@@ -55,21 +61,23 @@ export class Mempool {
 
   /** Every entry as a snapshot keeps it; `restore` puts them back as they were. */
   saved(): SavedPoolTx[] {
-    return [...this.byHash.values()].map(({ record, sender, sequence }) => ({ record, sender, sequence }));
+    return [...this.byHash.values()].map(({ record, sender, sequence }) => ({ raw: record.raw, sender, sequence }));
   }
 
-  /** Puts back saved entries; `txOf` rebuilds the transaction of one the pool no longer holds. */
-  restore(saved: readonly SavedPoolTx[], txOf: (record: TxRecord) => LegacyTx): void {
+  /**
+   * Puts back saved entries: one the pool still holds stays as it is, `rebuild` makes the others
+   * (pooled entries are keyed by hash, the keccak of the bytes).
+   */
+  restore(saved: readonly SavedPoolTx[], rebuild: (saved: SavedPoolTx) => PoolTx): void {
     const held = new Map(this.byHash);
     this.clear();
-    for (const { record, sender, sequence } of saved) {
-      const key = bytesToHex(record.hash);
-      const still = held.get(key);
-      const entry = still !== undefined && still.sequence === sequence ? still : { tx: still?.tx ?? txOf(record), record, sender, sequence };
-      let nonces = this.bySender.get(sender);
-      if (nonces === undefined) this.bySender.set(sender, (nonces = new Map()));
-      nonces.set(record.nonce, entry);
-      this.byHash.set(key, entry);
+    for (const item of saved) {
+      const still = held.get(bytesToHex(keccak256(item.raw)));
+      const entry = still !== undefined && still.sequence === item.sequence ? still : rebuild(item);
+      let nonces = this.bySender.get(entry.sender);
+      if (nonces === undefined) this.bySender.set(entry.sender, (nonces = new Map()));
+      nonces.set(entry.record.nonce, entry);
+      this.byHash.set(bytesToHex(entry.record.hash), entry);
     }
   }
 

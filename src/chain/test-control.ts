@@ -6,15 +6,16 @@
  */
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
-import { Account, Address, equalsBytes } from '@ethereumjs/util';
+import { createLegacyTxFromRLP } from '@ethereumjs/tx';
+import { Account, Address, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { OVERRIDE_META, overrideRecord } from './chain-head.js';
 import type { ChainParts } from './chain-parts.js';
 import { ChainError } from './errors.js';
 import { MAX_NONCE } from './send-fields.js';
 import { Snapshots } from './snapshots.js';
 import { rskTxOptions } from './common.js';
-import type { TxRecord } from './transaction.js';
+import { txRecordFromLegacyTx } from './transaction.js';
+import type { PoolTx, SavedPoolTx } from './mempool.js';
 
 export class TestControl {
   private readonly snapshots = new Snapshots();
@@ -56,7 +57,7 @@ export class TestControl {
       if (snapshot === undefined) return false;
       await this.rewind(snapshot.headNumber, snapshot.stateRoot);
       clock.restore(snapshot.clock);
-      pool.restore(snapshot.pool, (record) => transactionOf(record, this.parts.common));
+      pool.restore(snapshot.pool, (saved) => pooledAgain(saved, this.parts.common));
       return true;
     });
   }
@@ -134,15 +135,13 @@ export class TestControl {
 }
 
 /**
- * A pooled transaction rebuilt from its record for a revert: the same fields and signature (so the
- * same hash), and the recorded sender, which also covers impersonated ones (impersonation.ts).
+ * A pooled transaction rebuilt from a snapshot's bytes for a revert: the same fields and
+ * signature (so the same hash), and the saved sender, which also covers impersonated ones, whose
+ * placeholder signature names no one (impersonation.ts).
  */
-function transactionOf(record: TxRecord, common: Common): LegacyTx {
-  const tx = createLegacyTx(
-    { nonce: record.nonce, gasPrice: record.gasPrice, gasLimit: record.gasLimit, to: record.to, value: record.value, data: record.data, v: record.v, r: record.r, s: record.s },
-    { ...rskTxOptions(common), freeze: false },
-  );
-  const sender = new Address(record.from);
-  tx.getSenderAddress = () => sender;
-  return tx;
+function pooledAgain({ raw, sender, sequence }: SavedPoolTx, common: Common): PoolTx {
+  const tx = createLegacyTxFromRLP(raw, { ...rskTxOptions(common), freeze: false });
+  const from = new Address(hexToBytes(sender as `0x${string}`));
+  tx.getSenderAddress = () => from;
+  return { tx, record: txRecordFromLegacyTx(tx, raw), sender, sequence };
 }
