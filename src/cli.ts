@@ -2,6 +2,7 @@
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
 import { parseArgs } from 'node:util';
 import { limitHeapGrowth } from './heap-growth.js';
+import { collectWhenIdle } from './idle-gc.js';
 // Types only: the node's modules load after the flags are read, so --help and a bad flag answer at once.
 import type { DevNode, NodeOptions } from './node.js';
 import type { LogLevel } from './logger.js';
@@ -204,6 +205,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   const started = await createNode(options);
+  collectWhenIdle();
   node = started;
   const server = await started.server(port, values.host);
   if (closing) return;

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { IDLE_CHECKS_BEFORE_GC, collectWhenIdle, fullGc } from '../../src/idle-gc.js';
+
+const CHECK_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Holds the event loop for `ms`: a busy check. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+describe('collectWhenIdle', () => {
+  it('collects once after a busy period, when the loop has been quiet for the given checks, and not while idle on', async () => {
+    let collections = 0;
+    const stop = collectWhenIdle({ checkMs: CHECK_MS, collect: () => collections++ });
+    try {
+      await sleep(CHECK_MS * 4);
+      expect(collections).toBe(0); // never busy yet: nothing to collect
+
+      busy(CHECK_MS * 1.5);
+      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + 3));
+      expect(collections).toBe(1);
+      await sleep(CHECK_MS * 4);
+      expect(collections).toBe(1); // idle on: no second collection
+
+      busy(CHECK_MS * 1.5);
+      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + 3));
+      expect(collections).toBe(2);
+    } finally {
+      stop();
+    }
+  });
+
+  it('collects for real without --expose-gc on the command line', async () => {
+    const collect = fullGc();
+    let target: object | undefined = { payload: new Uint8Array(1024) };
+    const ref = new WeakRef(target);
+    target = undefined;
+    // A WeakRef keeps its target until the job that made it ends.
+    await sleep(0);
+    collect();
+    expect(ref.deref()).toBeUndefined();
+    expect(typeof (globalThis as { gc?: unknown }).gc).toBe('undefined');
+  });
+});
