@@ -71,7 +71,9 @@ class SlabMap {
   }
 
   private place(value: Uint8Array): number | Uint8Array {
-    if (value.length >= LARGE_VALUE_BYTES) return value.slice();
+    // Empty values get no slab place: at offset SLAB_BYTES (a full slab) the packed offset would
+    // spill into the slab field.
+    if (value.length === 0 || value.length >= LARGE_VALUE_BYTES) return value.slice();
     if (this.used + value.length > SLAB_BYTES) {
       if (this.slabs.length >= MAX_SLABS) throw new Error(`the in-memory chain holds ${MAX_SLABS} MiB of records, its limit: use a data directory for a chain this size`);
       this.slabs.push(new Uint8Array(SLAB_BYTES));
@@ -92,7 +94,8 @@ class SlabMap {
   }
 
   /**
-   * Once dead bytes outweigh live ones, copies every live value into fresh slabs.
+   * Once dead bytes outweigh live ones, copies every live value into fresh slabs (fewer than now,
+   * so placing them cannot hit MAX_SLABS).
    */
   private compactIfWasteful(): void {
     if (this.deadBytes <= Math.max(COMPACT_MIN_DEAD_BYTES, this.liveBytes)) return;

@@ -51,6 +51,27 @@ describe('MemoryKv', () => {
     expect((await store.getMany([nodeKey(1), nodeKey(2), metaKey('a')])).map(hex)).toEqual(['0405', undefined, undefined]);
   });
 
+  // hardhat_setCode(addr, '0x') stores the empty code under its hash: a fresh store threw, and an
+  // empty value placed at the end of a full slab read back from a slab that did not exist.
+  it('keeps an empty value on a fresh store and after a slab filled exactly', async () => {
+    const store = await opened();
+    await store.put(nodeKey(0), new Uint8Array(0));
+    expect(hex(await store.get(nodeKey(0)))).toBe('');
+    const part = LARGE_VALUE_BYTES - 1;
+    let i = 1;
+    for (let used = 0; used < SLAB_BYTES; i++) {
+      const length = Math.min(part, SLAB_BYTES - used);
+      await store.put(nodeKey(i), filled(length, i));
+      used += length;
+    }
+    await store.put(nodeKey(i), new Uint8Array(0));
+    expect(hex(await store.get(nodeKey(i)))).toBe('');
+    await store.put(nodeKey(i + 1), of(1, 2));
+    expect(hex(await store.get(nodeKey(i)))).toBe('');
+    expect(hex(await store.get(nodeKey(i + 1)))).toBe('0102');
+    expect(hex(await store.get(nodeKey(1)))).toBe(hex(filled(part, 1)));
+  });
+
   it('keeps every live value through compactions while records come and go', async () => {
     const store = await opened();
     const value = (i: number, round: number) => filled(3_000 + (i % 50), i + round);
