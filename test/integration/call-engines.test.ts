@@ -3,6 +3,11 @@
  * instead of making one per head or per historical call: reads at latest, at older blocks and at
  * pending, interleaved and concurrent, each see their own state, and new EVMs are rarely made.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
@@ -13,6 +18,9 @@ import { IDLE_ENGINES } from '../../src/chain/call-runner.js';
 const start = nodesClosedAfterEach();
 const token = new Interface(contracts.Token.abi);
 const HOLDER = '0x00000000000000000000000000000000000c0ffe';
+/** @ethereumjs/evm's Interpreter: not exported by the package, so imported by its file. */
+const interpreterFile = join(dirname(createRequire(import.meta.url).resolve('@ethereumjs/evm')).replace(/cjs$/, 'esm'), 'interpreter.js');
+const { Interpreter } = (await import(pathToFileURL(interpreterFile).href)) as { Interpreter: { prototype: { _getValidJumpDestinations: (code: Uint8Array) => unknown } } };
 
 describe('call engines', () => {
   it('calls at latest, older blocks and pending see their own state; EVMs are reused across heads', async () => {
@@ -52,4 +60,29 @@ describe('call engines', () => {
       made.mockRestore();
     }
   });
+
+  // lean-evm.ts keeps a code's jump analysis only when the code has a buffer of its own (CREATE's
+  // init code is a view into memory): the codes the store answers must have one, or every call
+  // would analyse its contract again.
+  for (const where of ['in memory', 'on disk'] as const) {
+    it(`analyses a deployed contract's code once across calls (${where})`, async () => {
+      const dataDir = where === 'on disk' ? mkdtempSync(join(tmpdir(), 'rsk-analysis-')) : undefined;
+      // Spied before the node starts: each EVM takes the analysis function at its first frame.
+      const analyse = vi.spyOn(Interpreter.prototype, '_getValidJumpDestinations');
+      try {
+        const t = await start(dataDir === undefined ? {} : { inMemory: false, dataDir });
+        const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+        const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, new Wallet(COW.privateKey, provider)).deploy(10n ** 24n, { type: 0 });
+        await deployed.waitForDeployment();
+        const data = token.encodeFunctionData('balanceOf', [COW.address]);
+        const before = analyse.mock.calls.length;
+        for (let i = 0; i < 4; i++) expect(BigInt(await call(t.testnetUrl, 'eth_call', [{ to: await deployed.getAddress(), data }, 'latest']))).toBe(10n ** 24n);
+        expect(analyse.mock.calls.length - before).toBe(1);
+        await t.close();
+      } finally {
+        analyse.mockRestore();
+        if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -202,6 +202,16 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
     }
   });
 
+  it('keeps no analysis of CREATE init code, a view into the creating frame\'s memory', async () => {
+    const evm = await evmOf(LeanEVM);
+    // mstore(0x100000, 0) grows memory to 1 MiB; mstore(0, 0x6004565b00); create(0, 27, 5): the
+    // init code PUSH1 4 JUMP JUMPDEST STOP is analysed (it jumps) and deploys nothing.
+    await install(evm, A, '0x60006210000052646004565b006000526005601b6000f000');
+    for (let i = 0; i < 3; i++) expect((await evm.runCall({ caller: CALLER, to: A, gasLimit: 5_000_000n })).execResult.exceptionError).toBeUndefined();
+    const analysed = [...(evm as unknown as { analyses: Map<Uint8Array, unknown> }).analyses.keys()];
+    expect(analysed.every((code) => code.byteLength === code.buffer.byteLength)).toBe(true);
+  });
+
   it('the stock methods it copies are the ones it was written from', () => {
     for (const { file, start, sha256 } of STOCK) {
       const digest = createHash('sha256').update(stockSource(file, start)).digest('hex').slice(0, 16);

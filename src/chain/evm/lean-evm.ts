@@ -76,6 +76,9 @@ export class LeanEVM extends EVM {
       return analysis;
     }
     analysis = this.analyse!.call(interpreter, code);
+    // CREATE's init code is a view into the parent frame's memory, new each time: as a key it would
+    // never match again and would keep that whole memory alive.
+    if (code.byteLength !== code.buffer.byteLength) return analysis;
     this.analyses.set(code, analysis);
     this.analysedBytes += code.length;
     for (const [oldest] of this.analyses) {
