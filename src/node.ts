@@ -9,6 +9,7 @@ import { Chain, type MinerMode, type NetworkName } from './chain/chain.js';
 import { NodeWallet } from './chain/wallet.js';
 import { readGenesisFile } from './chain/genesis.js';
 import { secp256k1 } from './chain/crypto.js';
+import { startFastKeccak } from './chain/hash.js';
 import { FilterManager } from './chain/filters.js';
 import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
@@ -162,7 +163,10 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
   const now = options.now ?? Date.now;
   // Node-wide (both networks): the ban list (kept in the data directory) and the clients' reputation.
-  const clients = { bans: await BanList.open(dataDir === undefined ? undefined : join(dataDir, BAN_LIST_FILE)), reputation: new ClientReputation(now) };
+  // The WebAssembly Keccak is set up before the genesis tries are hashed: the JavaScript one, not
+  // yet optimised by the JIT, costs more than setting it up.
+  const [bans] = await Promise.all([BanList.open(dataDir === undefined ? undefined : join(dataDir, BAN_LIST_FILE)), startFastKeccak()]);
+  const clients = { bans, reputation: new ClientReputation(now) };
   const { chains, gateway } = await openDatabases(dataDir, options, now, logger);
   const limits = options.limits ?? {};
   for (const chain of Object.values(chains)) {

@@ -121,7 +121,7 @@ export class Gateway {
     if (wait > 0) throw new GatewayError(429, 'Too many failed logins: try again shortly', Math.ceil(wait / 1000));
     const stored = await this.db.get(userKey(normalized));
     const user = stored === undefined ? undefined : (JSON.parse(stored) as UserRecord);
-    const ok = await verifyPassword(password, user ?? (await DUMMY_HASH));
+    const ok = await verifyPassword(password, user ?? DUMMY_HASH);
     if (user === undefined || !ok) {
       this.throttle.failed(subjects);
       throw new GatewayError(401, 'Wrong email or password');
