@@ -3,9 +3,9 @@
  * customCrypto, common.ts), transaction and block hashes, addresses. hash-wasm's WebAssembly
  * Keccak is 4-10x faster than @noble/hashes' JavaScript one for 32-600 byte inputs (trie nodes
  * are most of a block's hashing), and needs no native binary. WebAssembly is set up
- * asynchronously: the EVM side's load starts it (execution.ts, which the server's warm-up runs
- * after the first answer, so a cold start does not pay for it), and @noble/hashes answers until
- * it is ready (or for good, should it fail): both give the same digests.
+ * asynchronously: createNode waits for it (about 4 ms) before hashing the genesis tries, and the
+ * EVM side's load starts it too (execution.ts); @noble/hashes answers until it is ready (or for
+ * good, should it fail): both give the same digests.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { createRequire } from 'node:module';
