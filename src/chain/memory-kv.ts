@@ -178,6 +178,13 @@ export class MemoryKv implements Kv {
   }
 
   async *keys(range: KvRange = {}): AsyncGenerator<Uint8Array> {
+    const [from, to] = prefixSpan(range);
+    if (from === to && ORDERED_PREFIXES.has(from)) {
+      // The log index's scans: all keys at once, not one abstract-level step each (a third of a
+      // 2,000-block eth_getLogs went to those steps).
+      yield* await this.tree.keys(range).all();
+      return;
+    }
     for await (const [key] of this.iterator(range)) yield key;
   }
 }
