@@ -11,11 +11,14 @@ export interface NodeAccount {
 }
 
 /**
- * Seed, key and address of each account. Keys and addresses are precomputed (test/unit/accounts.test.ts
- * derives them from the seeds): deriving them at start-up cost the elliptic-curve set-up and a
- * dozen Keccak runs before the JIT had warmed up, a noticeable part of the node's cold start.
+ * An account as rskj makes it: the seed, its key (keccak256 of the seed) and the key's address.
+ * Keys and addresses are precomputed (test/unit/accounts.test.ts derives them from the seeds):
+ * deriving them at start-up cost the elliptic-curve set-up and a dozen Keccak runs before the JIT
+ * had warmed up, a noticeable part of the node's cold start.
  */
-export const DEV_SEEDS: readonly (readonly [seed: string, privateKey: `0x${string}`, address: string])[] = [
+export type AccountSource = readonly [seed: string, privateKey: `0x${string}`, address: string];
+
+export const DEV_ACCOUNT_SOURCES: readonly AccountSource[] = [
   ['cow', '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4', '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826'],
   ['cow1', '0x0c06818f82e04c564290b32ab86b25676731fc34e9a546108bf109194c8e3aae', '0x7986b3df570230288501eea3d890bd66948c9b79'],
   ['cow2', '0x88fcad7d65de4bf854b88191df9bf38648545e7e5ea367dff6e025b06a28244d', '0x0a3aa774752ec2042c46548456c094a76c7f3a79'],
@@ -27,9 +30,13 @@ export const DEV_SEEDS: readonly (readonly [seed: string, privateKey: `0x${strin
   ['cow8', '0xd77b8a342be95c5c31fa85c20450b424663c4fb4a499cfc80c202c592c85c219', '0xa4dea4d5c954f5fd9e87f0e9752911e83a3d18b3'],
   ['cow9', '0x082f57b8084286a079aeb9f2d0e17e565ced44a2cb9ce4844e6d4b9d89f3f595', '0x09a1eda29f664ac8f68106f6567276df0c65d859'],
 ];
-export const MINER_SEED = ['regtest_miner_secret_please_change', '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e9859ab20c4130', '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d'] as const;
+export const MINER_ACCOUNT_SOURCE: AccountSource = [
+  'regtest_miner_secret_please_change',
+  '0xbcf6db3716f6a1100ac34bc8e102be662e04b1f7f297094a35e9859ab20c4130',
+  '0xec4ddeb4380ad69b3e509baad9f158cdf4e4681d',
+];
 
-const account = ([, privateKey, address]: readonly [string, `0x${string}`, string]): NodeAccount => ({ address, privateKey: hexToBytes(privateKey) });
+const account = ([, privateKey, address]: AccountSource): NodeAccount => ({ address, privateKey: hexToBytes(privateKey) });
 
-export const DEV_ACCOUNTS: readonly NodeAccount[] = DEV_SEEDS.map(account);
-export const MINER_ACCOUNT: NodeAccount = account(MINER_SEED);
+export const DEV_ACCOUNTS: readonly NodeAccount[] = DEV_ACCOUNT_SOURCES.map(account);
+export const MINER_ACCOUNT: NodeAccount = account(MINER_ACCOUNT_SOURCE);
