@@ -11,6 +11,7 @@ import { readGenesisFile } from './chain/genesis.js';
 import { secp256k1 } from './chain/crypto.js';
 import { startFastKeccak } from './chain/hash.js';
 import { FilterManager } from './chain/filters.js';
+import { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/log-query.js';
 import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
@@ -44,10 +45,7 @@ export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is close
 
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
-/** eth_getLogs caps from the spec's Limits: a query fits within this many logs... */
-export const MAX_LOGS = 10_000;
-/** ...or within this many blocks. */
-export const MAX_LOG_BLOCK_RANGE = 2_000;
+export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/log-query.js';
 
 export interface NodeOptions {
   /** Data directory (default chain-data); ignored with inMemory. */

@@ -7,6 +7,11 @@ import { ChainError } from './errors.js';
 import { type LogCriteria, type LogMatch, logMatches } from './log-index.js';
 import type { ChainStore } from './store.js';
 
+/** eth_getLogs caps from the spec's Limits: a query fits within this many logs... */
+export const MAX_LOGS = 10_000;
+/** ...or within this many blocks. */
+export const MAX_LOG_BLOCK_RANGE = 2_000;
+
 /** Blocks whose logs are read at a time, so a query refused by the cap stops reading early. */
 const LOG_READ_CHUNK = 256;
 

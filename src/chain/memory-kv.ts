@@ -126,6 +126,12 @@ function prefixSpan(range: KvRange): [number, number] {
   return [low === undefined || low.length === 0 ? 0 : low[0]!, high === undefined || high.length === 0 ? 255 : high[0]!];
 }
 
+/** Whether a range stays within one ordered prefix: then the tree alone holds its records. */
+function withinOneOrderedPrefix(range: KvRange): boolean {
+  const [from, to] = prefixSpan(range);
+  return from === to && ORDERED_PREFIXES.has(from);
+}
+
 export class MemoryKv implements Kv {
   private readonly slabs = new SlabMap();
   private readonly tree = new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view', storeEncoding: 'view' });
@@ -163,9 +169,7 @@ export class MemoryKv implements Kv {
   }
 
   async *iterator(range: KvRange = {}): AsyncGenerator<[Uint8Array, Uint8Array]> {
-    const [from, to] = prefixSpan(range);
-    const treeOnly = from === to && ORDERED_PREFIXES.has(from);
-    if (treeOnly) {
+    if (withinOneOrderedPrefix(range)) {
       yield* this.tree.iterator(range);
       return;
     }
@@ -178,8 +182,7 @@ export class MemoryKv implements Kv {
   }
 
   async *keys(range: KvRange = {}): AsyncGenerator<Uint8Array> {
-    const [from, to] = prefixSpan(range);
-    if (from === to && ORDERED_PREFIXES.has(from)) {
+    if (withinOneOrderedPrefix(range)) {
       // The log index's scans: all keys at once, not one abstract-level step each (a third of a
       // 2,000-block eth_getLogs went to those steps).
       yield* await this.tree.keys(range).all();
