@@ -29,6 +29,7 @@ import { type MinerTargets, loadMinerTargets } from './miner-targets.js';
 import { MergedBlocks } from './mining/merged-blocks.js';
 import { MiningTimer } from './mining-timer.js';
 import type { ReceiptRecord } from './receipt.js';
+import { useFastRlp } from './rlp.js';
 import { SerialLock } from './serial-lock.js';
 import { ChainStore } from './store.js';
 import { TestControl } from './test-control.js';
@@ -125,6 +126,7 @@ export class Chain {
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
+    useFastRlp();
     const store = await ChainStore.open(options.location);
     try {
       const common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);

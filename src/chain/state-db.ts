@@ -6,8 +6,7 @@
  * deleted with them (reverted-nodes.ts).
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
-import { hexToBytes } from '@ethereumjs/util';
-import { type Kv, stateNodeKey } from './store-keys.js';
+import { type Kv, stateNodeKeyOfHex } from './store-keys.js';
 
 /**
  * Bytes of trie nodes kept in memory after a disk read or a commit; the head's hot paths touch
@@ -84,7 +83,7 @@ export class StateDb implements DB<string, Uint8Array> {
   async get(key: string): Promise<Uint8Array | undefined> {
     const value = this.pending.get(key) ?? this.cache.get(key);
     if (value !== undefined) return value;
-    const stored = await this.kv.get(stateNodeKey(hexToBytes(`0x${key}`)));
+    const stored = await this.kv.get(stateNodeKeyOfHex(key));
     if (stored !== undefined) this.cache.set(key, stored);
     return stored;
   }
@@ -119,7 +118,7 @@ export class StateDb implements DB<string, Uint8Array> {
     const taken = this.pending;
     this.pending = new Map();
     const keys = [...taken.keys()];
-    const ops = [...taken].map(([key, value]) => ({ key: stateNodeKey(hexToBytes(`0x${key}`)), value }));
+    const ops = [...taken].map(([key, value]) => ({ key: stateNodeKeyOfHex(key), value }));
     return { keys, ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
   }
 
@@ -127,14 +126,14 @@ export class StateDb implements DB<string, Uint8Array> {
   async absent(keys: string[]): Promise<string[]> {
     const uncached = keys.filter((key) => !this.cache.has(key));
     if (uncached.length === 0) return [];
-    const stored = await this.kv.getMany(uncached.map((key) => stateNodeKey(hexToBytes(`0x${key}`))));
+    const stored = await this.kv.getMany(uncached.map((key) => stateNodeKeyOfHex(key)));
     return uncached.filter((_, i) => stored[i] === undefined);
   }
 
   /** Delete operations for these nodes, and their removal from the cache (see reverted-nodes.ts). */
   deletions(keys: string[]): Array<{ type: 'del'; key: Uint8Array }> {
     for (const key of keys) this.cache.delete(key);
-    return keys.map((key) => ({ type: 'del', key: stateNodeKey(hexToBytes(`0x${key}`)) }));
+    return keys.map((key) => ({ type: 'del', key: stateNodeKeyOfHex(key) }));
   }
 
   discardPending(): void {

@@ -57,6 +57,13 @@ export const receiptsKey = (n: bigint) => prefixed(RECEIPTS, encodeNumber(n));
 export const hashToNumberKey = (hash: Uint8Array) => prefixed(HASH_TO_NUMBER, hash);
 export const txLocationKey = (hash: Uint8Array) => prefixed(TX_LOCATION, hash);
 export const stateNodeKey = (key: Uint8Array) => prefixed(STATE_NODE, key);
+/** stateNodeKey of a node the trie names by its unprefixed hex hash, in one allocation. */
+export function stateNodeKeyOfHex(hex: string): Uint8Array {
+  const key = new Uint8Array(1 + hex.length / 2);
+  key[0] = STATE_NODE;
+  Buffer.from(key.buffer).write(hex, 1, 'hex');
+  return key;
+}
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before
