@@ -1,7 +1,8 @@
 /** A sealed RSK block as the chain keeps it, and its stored RLP form. */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
-import { type RskHeader, decodeHeaderFields, headerFullFields } from './header.js';
+import { type RskHeader, decodeHeaderFields, encodeHeaderFull, headerFullFields } from './header.js';
+import { rlpListLength } from './rlp.js';
 import { type TxRecord, txRecordFromStored } from './transaction.js';
 
 export interface RskBlock {
@@ -16,9 +17,16 @@ export interface RskBlock {
   totalDifficulty: bigint;
 }
 
-/** RLP of [full header, [tx RLP...], uncles]: the network encoding whose length is `size`. */
+/**
+ * The length of the RLP of [full header, [tx RLP...], uncles], the network encoding whose length is
+ * `size`. A transaction's raw bytes are its canonical RLP (intake decodes them strictly), so the
+ * lengths add up without decoding and encoding every transaction again.
+ */
 export function blockRlpLength(header: RskHeader, transactions: TxRecord[]): number {
-  return RLP.encode([headerFullFields(header), transactions.map((tx) => RLP.decode(tx.raw)) as never, []]).length;
+  let transactionsPayload = 0;
+  for (const tx of transactions) transactionsPayload += tx.raw.length;
+  const noUncles = rlpListLength(0);
+  return rlpListLength(encodeHeaderFull(header).length + rlpListLength(transactionsPayload) + noUncles);
 }
 
 export function encodeStoredBlock(block: RskBlock): Uint8Array {

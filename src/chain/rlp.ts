@@ -45,6 +45,11 @@ export function useFastRlp(): void {
   RLP.decode = rlpDecode as typeof RLP.decode;
 }
 
+/** The encoded length of a list whose items' encodings add up to `payloadLength` bytes. */
+export function rlpListLength(payloadLength: number): number {
+  return headerLength(payloadLength) + payloadLength;
+}
+
 /** The length of the prefix of a string or list whose content is `length` bytes long. */
 function headerLength(length: number): number {
   if (length < 56) return 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RLP } from '@ethereumjs/rlp';
+import { createLegacyTx } from '@ethereumjs/tx';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import {
@@ -13,6 +14,9 @@ import {
   hasMergedMiningFields,
   headerFullFields,
 } from '../../src/chain/header.js';
+import { blockRlpLength } from '../../src/chain/block.js';
+import { createRskCommon } from '../../src/chain/common.js';
+import { remascTransaction } from '../../src/chain/transaction.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 
@@ -162,5 +166,25 @@ describe('merged-mining form', () => {
     expect(bytesToHex(blockHash(withoutMm))).toBe(hash);
     expect(bytesToHex(blockHash(header))).not.toBe(hash);
     expect(bytesToHex(baseHashForMergedMining(minedHeader({ stateRoot: filled(32, 0x34) })))).not.toBe(hash);
+  });
+});
+
+describe('block size', () => {
+  const key = filled(32, 0x42);
+  const signed = (nonce: number, dataLength: number) =>
+    createLegacyTx({ nonce, to: filled(20, 0x09), gasPrice: 60_000_000n, gasLimit: 3_000_000n, data: filled(dataLength, 0x60) }, { common: createRskCommon(31, 'rsk-testnet') })
+      .sign(key)
+      .serialize();
+
+  it('adds up to the length of the block RLP [header, [transactions], []], for any block size', () => {
+    const header = minedHeader();
+    for (const dataLengths of [[], [0], [10, 200], [60_000], [5, 70_000, 300]]) {
+      const transactions = [...dataLengths.map((length, i) => ({ ...remascTransaction(1n), raw: signed(i, length) })), remascTransaction(header.number)];
+      const encoded = RLP.encode([headerFullFields(header), transactions.map((tx) => RLP.decode(tx.raw)) as never, []]);
+      expect(blockRlpLength(header, transactions), `data ${dataLengths}`).toBe(encoded.length);
+    }
+    expect(blockRlpLength(minedHeader({ bitcoinMergedMiningHeader: new Uint8Array(0) }), [])).toBe(
+      RLP.encode([headerFullFields(minedHeader({ bitcoinMergedMiningHeader: new Uint8Array(0) })), [], []]).length,
+    );
   });
 });
