@@ -31,6 +31,7 @@ const STOCK = [
   { file: 'interpreter.js', start: '    async run(code, opts = {}) {', sha256: 'd1660ae6f6898849' },
   { file: 'interpreter.js', start: '    async runStep(opcodeObj) {', sha256: 'e5a1d4b38ef4a0ad' },
   { file: 'interpreter.js', start: '    _getValidJumpDestinations(code) {', sha256: '1d66d320b56fe3b6' },
+  { file: 'interpreter.js', start: '    finish(returnData) {', sha256: 'cbcab748ccff5e8a' },
   { file: 'evm.js', start: '    async runInterpreter(message, opts = {}) {', sha256: 'b7a1e567bc06af07' },
   { file: 'evm.js', start: '    async _executeCall(message) {', sha256: 'b291a821f6176252' },
   { file: 'evm.js', start: '    postMessageCleanup() {', sha256: '00ce72a33075a58b' },
@@ -217,6 +218,11 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
       const digest = createHash('sha256').update(stockSource(file, start)).digest('hex').slice(0, 16);
       expect(digest, `@ethereumjs/evm changed ${file} "${start.trim()}": see the comment on STOCK`).toBe(sha256);
     }
+  });
+
+  it('RETURN ends its frame by calling finish last, so leanRun may stop there without the exception', async () => {
+    const handlers = (await evmOf(LeanEVM) as unknown as { _handlers: Map<number, (...args: unknown[]) => unknown> })._handlers;
+    expect(handlers.get(0xf3)!.toString()).toMatch(/runState\.interpreter\.finish\(returnData\);\s*\}$/);
   });
 });
 

@@ -7,7 +7,10 @@
  * The same steps as `run` and `runStep` of @ethereumjs/evm 10.1 (interpreter.ts) for legacy code
  * under our rules, in the same order (an opcode's gas or logic function is awaited only when it
  * returns a promise): jump analysis at the first JUMP/JUMPI, base then dynamic gas,
- * invalid opcode, gas use, program counter, logic; an EVM error ends the frame (STOP is none). Only
+ * invalid opcode, gas use, program counter, logic; an EVM error ends the frame (STOP is none). RETURN
+ * ends it without one: the stock `finish` stores the return data and then throws STOP, and an
+ * exception per call was a measurable share of an eth_call; here `finish` stores it and raises a
+ * flag the loop checks (RETURN's logic calls `finish` last, which the unit test checks). Only
  * for frames nothing observes: `leanRunAllowed` sends frames with `step` listeners (tracing), the
  * EVM's DEBUG mode or its profiler to the stock loop, which emits the step events. A Common that
  * activates what this loop leaves out (EOF, Verkle/binary-tree code chunks, EIP-7928, EIP-8037) uses
@@ -55,6 +58,11 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
 
   let analysed: OpcodeEntry[] | undefined;
   let exceptionError: EVMError | undefined;
+  let finished = false;
+  interpreter.finish = (returnData: Uint8Array) => {
+    interpreter._result.returnValue = returnData;
+    finished = true;
+  };
   while (runState.programCounter < code.length) {
     const pc = runState.programCounter;
     let entry: OpcodeEntry;
@@ -88,6 +96,11 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
       // among them, evm/deadline.ts) but mostly return at once.
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;
       if (done !== undefined) await done;
+      if (finished) {
+        // What the stock loop does when finish throws STOP.
+        runState.env.accessWitness?.revert();
+        break;
+      }
       runState.env.accessWitness?.commit();
     } catch (error) {
       runState.env.accessWitness?.revert();
