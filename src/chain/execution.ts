@@ -5,7 +5,6 @@
  * reading state needs neither.
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
 import type { RunTxOpts, VM } from '@ethereumjs/vm';
@@ -13,6 +12,7 @@ import { REMASC_ADDRESS } from './addresses.js';
 import type { RskHeader } from './header.js';
 import type { RskBlock } from './block.js';
 import type { EvmRuntime } from './evm-runtime.js';
+import { DirectPathTrie } from './direct-path-trie.js';
 import { ChangeTrackingStateManager } from './state-changes.js';
 import { startFastKeccak } from './hash.js';
 
@@ -80,7 +80,7 @@ export class Execution {
    * what it writes (state-changes.ts), which the block builder hands on with the block.
    */
   stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager {
-    const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+    const trie = this.trie(db, root);
     return new ChangeTrackingStateManager({ common: this.common, trie, caches: new Caches() });
   }
 
@@ -89,8 +89,13 @@ export class Execution {
    * cost more than a read): the reader under a StateView, which is the cache.
    */
   stateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
-    const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+    const trie = this.trie(db, root);
     return new MerkleStateManager({ common: this.common, trie });
+  }
+
+  /** The state trie at `root` over `db` (keys hashed, as Ethereum's and rskj's state tries). */
+  private trie(db: DB<string, Uint8Array>, root: Uint8Array): DirectPathTrie {
+    return new DirectPathTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
   }
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {
