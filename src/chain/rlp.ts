@@ -20,22 +20,23 @@ const libraryDecode = RLP.decode;
  * Encoded lengths found by the measuring pass, consumed in the same order by the writing pass:
  * for a list its payload length, for a value that is not bytes its encoding by the library.
  */
-let listPayloads: number[] = [];
-let converted: Uint8Array[] = [];
+const listPayloads: number[] = [];
+const converted: Uint8Array[] = [];
 let nextPayload = 0;
 let nextConverted = 0;
 
 export function rlpEncode(input: Input): Uint8Array {
   // One byte below 0x80 is its own encoding: the library hands back the input itself.
   if (input instanceof Uint8Array && input.length === 1 && input[0]! < 0x80) return input;
-  listPayloads = [];
-  converted = [];
+  // Emptied, not replaced: a measure that threw leaves entries behind.
+  listPayloads.length = 0;
+  converted.length = 0;
   const out = new Uint8Array(measure(input));
   nextPayload = 0;
   nextConverted = 0;
   write(input, out, 0);
-  listPayloads = [];
-  converted = [];
+  listPayloads.length = 0;
+  converted.length = 0;
   return out;
 }
 
