@@ -1,0 +1,92 @@
+/**
+ * Mining after evm_revert starts from the restored state and nothing else. The oracle: a node that
+ * took a detour (blocks, then a revert) and a node that never did must mine the same next blocks
+ * to the same state roots; anything the miner kept from the dropped blocks (a cached balance, nonce
+ * or slot) would change a root.
+ */
+import { AbiCoder, Interface } from 'ethers';
+import { describe, expect, it } from 'vitest';
+import { contracts } from '../fixtures/contracts.js';
+import { call, COW, nodesClosedAfterEach } from '../helpers/node.js';
+
+const start = nodesClosedAfterEach();
+const token = new Interface(contracts.Token.abi);
+const HOLDER = '0x00000000000000000000000000000000000c0ffe';
+const OTHER = '0x000000000000000000000000000000000000beef';
+const hex = (n: bigint) => `0x${n.toString(16)}`;
+
+async function deployToken(url: string): Promise<string> {
+  const supply = AbiCoder.defaultAbiCoder().encode(['uint256'], [10n ** 24n]).slice(2);
+  const hash = await call(url, 'eth_sendTransaction', [{ from: COW.address, data: contracts.Token.bytecode + supply, gas: hex(3_000_000n) }]);
+  return (await call(url, 'eth_getTransactionReceipt', [hash])).contractAddress;
+}
+
+const transfer = (url: string, tokenAddress: string, to: string, amount: bigint) =>
+  call(url, 'eth_sendTransaction', [{ from: COW.address, to: tokenAddress, data: token.encodeFunctionData('transfer', [to, amount]), gas: hex(100_000n) }]);
+const send = (url: string, to: string, value: bigint) => call(url, 'eth_sendTransaction', [{ from: COW.address, to, value: hex(value) }]);
+const stateRoot = async (url: string) => (await call(url, 'eth_getBlockByNumber', ['latest', false])).stateRoot as string;
+
+/** The blocks both nodes mine last: a token transfer (storage), a value transfer (a new account). */
+async function commonTail(url: string, tokenAddress: string): Promise<string[]> {
+  await transfer(url, tokenAddress, OTHER, 7n);
+  const first = await stateRoot(url);
+  await send(url, OTHER, 5n);
+  return [first, await stateRoot(url)];
+}
+
+describe('the miner after evm_revert', () => {
+  it('mines what a node that never took the detour mines', async () => {
+    const detour = (await start()).testnetUrl;
+    const straight = (await start()).testnetUrl;
+    const tokenAddress = await deployToken(detour);
+    expect(await deployToken(straight)).toBe(tokenAddress);
+
+    const snapshot = await call(detour, 'evm_snapshot');
+    // Three blocks that write the token's slots, COW's nonce and balance, a new account and REMASC.
+    await transfer(detour, tokenAddress, HOLDER, 10n);
+    await send(detour, HOLDER, 1_000n);
+    await transfer(detour, tokenAddress, OTHER, 3n);
+    expect(await call(detour, 'evm_revert', [snapshot])).toBe(true);
+
+    const afterDetour = await commonTail(detour, tokenAddress);
+    expect(afterDetour).toEqual(await commonTail(straight, tokenAddress));
+    const read = async (url: string) => [
+      await call(url, 'eth_getBalance', [HOLDER, 'latest']),
+      await call(url, 'eth_getTransactionCount', [COW.address, 'latest']),
+      await call(url, 'eth_call', [{ to: tokenAddress, data: token.encodeFunctionData('balanceOf', [HOLDER]) }, 'latest']),
+    ];
+    expect(await read(detour)).toEqual(await read(straight));
+  });
+
+  it('does the same when hardhat_setBalance changed the state inside the snapshot', async () => {
+    const detour = (await start()).testnetUrl;
+    const straight = (await start()).testnetUrl;
+    const tokenAddress = await deployToken(detour);
+    await deployToken(straight);
+
+    const snapshot = await call(detour, 'evm_snapshot');
+    await transfer(detour, tokenAddress, HOLDER, 10n);
+    await call(detour, 'hardhat_setBalance', [COW.address, hex(10n ** 30n)]);
+    await send(detour, HOLDER, 1_000n);
+    expect(await call(detour, 'evm_revert', [snapshot])).toBe(true);
+
+    expect(await commonTail(detour, tokenAddress)).toEqual(await commonTail(straight, tokenAddress));
+  });
+
+  it('goes back over several snapshots, one revert at a time', async () => {
+    const detour = (await start()).testnetUrl;
+    const straight = (await start()).testnetUrl;
+    const tokenAddress = await deployToken(detour);
+    await deployToken(straight);
+
+    const outer = await call(detour, 'evm_snapshot');
+    await transfer(detour, tokenAddress, HOLDER, 10n);
+    const inner = await call(detour, 'evm_snapshot');
+    await send(detour, HOLDER, 1_000n);
+    expect(await call(detour, 'evm_revert', [inner])).toBe(true);
+    await transfer(detour, tokenAddress, OTHER, 1n);
+    expect(await call(detour, 'evm_revert', [outer])).toBe(true);
+
+    expect(await commonTail(detour, tokenAddress)).toEqual(await commonTail(straight, tokenAddress));
+  });
+});
