@@ -79,6 +79,11 @@ export async function buildBlock(
   const logsBloom = new Uint8Array(BLOOM_BYTES);
   let paidFees = 0n;
 
+  // One state checkpoint around the whole block. ethereumjs writes its caches to the trie when its
+  // last open checkpoint closes: without this one, every transaction would rewrite the trie paths
+  // of what the block's transactions share (a contract's storage root, REMASC's account) once more.
+  // runTx still clears what is per transaction (original storage values, warm sets, touched accounts).
+  await stateManager.checkpoint();
   for (const candidate of candidates) {
     if (deferred.has(candidate.sender)) continue;
     // rskj's block builder skips (and evicts) transactions priced below the new block's minimum.
@@ -155,6 +160,7 @@ export async function buildBlock(
     contractAddress: undefined,
   });
 
+  await stateManager.commit();
   const stateRoot = await stateManager.getStateRoot();
   const changes = await stateManager.takeChanges();
   const header: RskHeader = {

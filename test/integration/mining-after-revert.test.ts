@@ -90,3 +90,29 @@ describe('the miner after evm_revert', () => {
     expect(await commonTail(detour, tokenAddress)).toEqual(await commonTail(straight, tokenAddress));
   });
 });
+
+describe('a block of several transactions', () => {
+  it('charges each the gas and leaves the balances it would in a block of its own', async () => {
+    const together = (await start()).testnetUrl;
+    const apart = (await start()).testnetUrl;
+    const tokenAddress = await deployToken(together);
+    expect(await deployToken(apart)).toBe(tokenAddress);
+
+    // The same slots written twice and a new account, in one block...
+    await call(together, 'evm_setAutomine', [false]);
+    const batch = [await transfer(together, tokenAddress, HOLDER, 10n), await transfer(together, tokenAddress, HOLDER, 5n), await send(together, OTHER, 1n)];
+    await call(together, 'evm_mine');
+    // ...and one block each.
+    const single = [await transfer(apart, tokenAddress, HOLDER, 10n), await transfer(apart, tokenAddress, HOLDER, 5n), await send(apart, OTHER, 1n)];
+
+    const receiptsTogether = await Promise.all(batch.map((hash) => call(together, 'eth_getTransactionReceipt', [hash])));
+    expect(new Set(receiptsTogether.map((receipt) => receipt.blockNumber)).size).toBe(1);
+    const receiptsApart = await Promise.all(single.map((hash) => call(apart, 'eth_getTransactionReceipt', [hash])));
+    expect(receiptsTogether.map((receipt) => [receipt.status, receipt.gasUsed])).toEqual(receiptsApart.map((receipt) => [receipt.status, receipt.gasUsed]));
+    for (const holder of [HOLDER, OTHER, COW.address]) {
+      const balanceOf = token.encodeFunctionData('balanceOf', [holder]);
+      expect(await call(together, 'eth_call', [{ to: tokenAddress, data: balanceOf }, 'latest'])).toBe(await call(apart, 'eth_call', [{ to: tokenAddress, data: balanceOf }, 'latest']));
+      expect(await call(together, 'eth_getBalance', [holder, 'latest'])).toBe(await call(apart, 'eth_getBalance', [holder, 'latest']));
+    }
+  });
+});
