@@ -26,6 +26,15 @@ const transfer = (url: string, tokenAddress: string, to: string, amount: bigint)
 const send = (url: string, to: string, value: bigint) => call(url, 'eth_sendTransaction', [{ from: COW.address, to, value: hex(value) }]);
 const stateRoot = async (url: string) => (await call(url, 'eth_getBlockByNumber', ['latest', false])).stateRoot as string;
 
+/** Two fresh nodes with the same token deployed at the same address on each. */
+async function twoNodesWithToken(): Promise<{ first: string; second: string; tokenAddress: string }> {
+  const first = (await start()).testnetUrl;
+  const second = (await start()).testnetUrl;
+  const tokenAddress = await deployToken(first);
+  expect(await deployToken(second)).toBe(tokenAddress);
+  return { first, second, tokenAddress };
+}
+
 /** The blocks both nodes mine last: a token transfer (storage), a value transfer (a new account). */
 async function commonTail(url: string, tokenAddress: string): Promise<string[]> {
   await transfer(url, tokenAddress, OTHER, 7n);
@@ -36,10 +45,7 @@ async function commonTail(url: string, tokenAddress: string): Promise<string[]> 
 
 describe('the miner after evm_revert', () => {
   it('mines what a node that never took the detour mines', async () => {
-    const detour = (await start()).testnetUrl;
-    const straight = (await start()).testnetUrl;
-    const tokenAddress = await deployToken(detour);
-    expect(await deployToken(straight)).toBe(tokenAddress);
+    const { first: detour, second: straight, tokenAddress } = await twoNodesWithToken();
 
     const snapshot = await call(detour, 'evm_snapshot');
     // Three blocks that write the token's slots, COW's nonce and balance, a new account and REMASC.
@@ -59,10 +65,7 @@ describe('the miner after evm_revert', () => {
   });
 
   it('does the same when hardhat_setBalance changed the state inside the snapshot', async () => {
-    const detour = (await start()).testnetUrl;
-    const straight = (await start()).testnetUrl;
-    const tokenAddress = await deployToken(detour);
-    await deployToken(straight);
+    const { first: detour, second: straight, tokenAddress } = await twoNodesWithToken();
 
     const snapshot = await call(detour, 'evm_snapshot');
     await transfer(detour, tokenAddress, HOLDER, 10n);
@@ -74,10 +77,7 @@ describe('the miner after evm_revert', () => {
   });
 
   it('goes back over several snapshots, one revert at a time', async () => {
-    const detour = (await start()).testnetUrl;
-    const straight = (await start()).testnetUrl;
-    const tokenAddress = await deployToken(detour);
-    await deployToken(straight);
+    const { first: detour, second: straight, tokenAddress } = await twoNodesWithToken();
 
     const outer = await call(detour, 'evm_snapshot');
     await transfer(detour, tokenAddress, HOLDER, 10n);
@@ -93,10 +93,7 @@ describe('the miner after evm_revert', () => {
 
 describe('a block of several transactions', () => {
   it('charges each the gas and leaves the balances it would in a block of its own', async () => {
-    const together = (await start()).testnetUrl;
-    const apart = (await start()).testnetUrl;
-    const tokenAddress = await deployToken(together);
-    expect(await deployToken(apart)).toBe(tokenAddress);
+    const { first: together, second: apart, tokenAddress } = await twoNodesWithToken();
 
     // The same slots written twice and a new account, in one block...
     await call(together, 'evm_setAutomine', [false]);

@@ -2,18 +2,7 @@ import { MerklePatriciaTrie, type MPTNode, type Path } from '@ethereumjs/mpt';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { DirectPathTrie } from '../../src/chain/direct-path-trie.js';
-
-/** A small deterministic generator (mulberry32), so a failure names its case. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return (below: number) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) % below;
-  };
-}
+import { generator } from '../helpers/random.js';
 
 const bytes = (next: (below: number) => number, length: number) => Uint8Array.from({ length }, () => next(256));
 

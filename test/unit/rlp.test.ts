@@ -3,18 +3,7 @@ import { BranchMPTNode, LeafMPTNode, decodeMPTNode } from '@ethereumjs/mpt';
 import { Account } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { rlpDecode, rlpEncode, useFastRlp } from '../../src/chain/rlp.js';
-
-/** A small deterministic generator (mulberry32), so a failure names its case. */
-function generator(seed: number) {
-  let state = seed >>> 0;
-  return (below: number) => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) % below) as number;
-  };
-}
+import { generator } from '../helpers/random.js';
 
 /** Byte strings around every length boundary of RLP (0, 1, 55, 56, 255, 256, 65,536) and lists of them. */
 function randomItem(next: (below: number) => number, depth: number): Uint8Array | NestedUint8Array {
