@@ -6,6 +6,7 @@
  * deleted with them (reverted-nodes.ts).
  */
 import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { Lru } from './lru.js';
 import { type Kv, stateNodeKeyOfHex } from './store-keys.js';
 
 /**
@@ -22,86 +23,19 @@ export const IN_MEMORY_NODE_CACHE_BYTES = 2 * 1024 * 1024;
 /** What an entry costs besides its value: the 64-character key string and the map's slot. */
 const NODE_ENTRY_OVERHEAD = 200;
 
-/**
- * Recently used trie nodes within a byte budget, in two generations (as `Lru`, lru.ts): a hit in
- * the young one costs a Map lookup, where a strict LRU re-inserts the node on every read. When the
- * young generation holds half the budget it becomes the old one; a node read from the old one
- * moves back to the young one, and the old one's oldest nodes go first when the total is over.
- */
-class NodeCache {
-  private young = new Map<string, Uint8Array>();
-  private old = new Map<string, Uint8Array>();
-  private youngBytes = 0;
-  private oldBytes = 0;
-
-  constructor(private readonly budget: number) {}
-
-  get(key: string): Uint8Array | undefined {
-    const value = this.young.get(key);
-    if (value !== undefined) return value;
-    const old = this.old.get(key);
-    if (old === undefined) return undefined;
-    this.old.delete(key);
-    this.oldBytes -= cost(old);
-    this.keep(key, old);
-    return old;
-  }
-
-  set(key: string, value: Uint8Array): void {
-    this.delete(key);
-    this.keep(key, value);
-  }
-
-  has(key: string): boolean {
-    return this.young.has(key) || this.old.has(key);
-  }
-
-  delete(key: string): void {
-    const young = this.young.get(key);
-    if (young !== undefined) {
-      this.young.delete(key);
-      this.youngBytes -= cost(young);
-    }
-    const old = this.old.get(key);
-    if (old !== undefined) {
-      this.old.delete(key);
-      this.oldBytes -= cost(old);
-    }
-  }
-
-  get size(): { entries: number; bytes: number } {
-    return { entries: this.young.size + this.old.size, bytes: this.youngBytes + this.oldBytes };
-  }
-
-  private keep(key: string, value: Uint8Array): void {
-    if (this.youngBytes >= this.budget / 2) {
-      this.old = this.young;
-      this.oldBytes = this.youngBytes;
-      this.young = new Map();
-      this.youngBytes = 0;
-    }
-    this.young.set(key, value);
-    this.youngBytes += cost(value);
-    for (const [oldest, evicted] of this.old) {
-      if (this.youngBytes + this.oldBytes <= this.budget) break;
-      this.old.delete(oldest);
-      this.oldBytes -= cost(evicted);
-    }
-  }
-}
-
-/** What a cached node costs: its bytes, its 64-character key string and the map's slot. */
-const cost = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
+/** What a cached node weighs against the budget. */
+const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
 
 export class StateDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
-  private readonly cache: NodeCache;
+  /** Recently used nodes within a byte budget (lru.ts: two generations, weighed in bytes). */
+  private readonly cache: Lru<string, Uint8Array>;
 
   constructor(
     private readonly kv: Kv,
     cacheBytes = NODE_CACHE_BYTES,
   ) {
-    this.cache = new NodeCache(cacheBytes);
+    this.cache = new Lru(cacheBytes, nodeWeight);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -166,7 +100,7 @@ export class StateDb implements DB<string, Uint8Array> {
 
   /** The node cache's size, for tests of its bound. */
   get cacheSize(): { entries: number; bytes: number } {
-    return this.cache.size;
+    return { entries: this.cache.size, bytes: this.cache.weight };
   }
 }
 

@@ -37,4 +37,17 @@ describe('Lru (two generations)', () => {
     lru.clear();
     expect([lru.size, lru.get('b')]).toEqual([0, undefined]);
   });
+
+  it('with a weight per value, never holds more weight than its capacity', () => {
+    const lru = new Lru<number, Uint8Array>(1_000, (value) => value.length);
+    for (let i = 0; i < 500; i++) {
+      lru.set(i, new Uint8Array(1 + ((i * 37) % 120)));
+      lru.get(i - 3);
+      expect(lru.weight, `step ${i}`).toBeLessThanOrEqual(1_000);
+    }
+    expect(lru.get(499)).toBeDefined();
+    expect(lru.has(0)).toBe(false);
+    lru.delete(499);
+    expect(lru.weight).toBe([...Array(500).keys()].filter((i) => lru.has(i)).reduce((sum, i) => sum + 1 + ((i * 37) % 120), 0));
+  });
 });
