@@ -73,6 +73,28 @@ interface EventRange {
   logs: number;
 }
 
+/** How long a send refused as a replacement is retried (anvil's pool race below). */
+const RESEND_TIMEOUT_MS = 1_000;
+
+/**
+ * Sends `raw` and waits for its receipt; answers how many times it had to be sent again. anvil
+ * drops a mined transaction from its pool a moment after the receipt is out: a same-nonce send
+ * right after evm_revert can find it still pooled and be refused as an underpriced replacement.
+ * Such a send is repeated (the wait counts in the cycle) instead of failing the workload.
+ */
+async function sendAfterRevert(url: URL, raw: string): Promise<number> {
+  const deadline = performance.now() + RESEND_TIMEOUT_MS;
+  for (let resent = 0; ; resent++) {
+    try {
+      await sendAndWait(url, raw);
+      return resent;
+    } catch (err) {
+      if (!/replacement transaction underpriced/i.test(String(err)) || performance.now() > deadline) throw err;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
+
 const throughput = async (target: BenchTarget, sizes: Sizes, body: (i: number) => string): Promise<Measurement> => {
   const r = await runLoad({ concurrency: READ_CONNECTIONS, durationMs: sizes.readMs, warmupMs: sizes.warmupMs, op: readOp(target.url, body) });
   return { value: r.perSecond, p50: r.p50, p99: r.p99 };
@@ -219,17 +241,19 @@ export const WORKLOADS: Workload[] = [
       const nonce = target.nonces.get(target.main.address)!;
       const raws = await signTransfers(target, target.main, sizes.snapshotCycles, { sameNonce: true });
       const cycles: number[] = [];
+      let resent = 0;
       for (const raw of raws) {
         const t0 = performance.now();
         const id = await rpc<string>(target.url, 'evm_snapshot');
-        await sendAndWait(target.url, raw);
+        resent += await sendAfterRevert(target.url, raw);
         const reverted = await rpc<boolean>(target.url, 'evm_revert', [id]);
         if (reverted !== true) throw new Error(`evm_revert(${id}) answered ${String(reverted)}`);
         cycles.push(performance.now() - t0);
       }
       target.nonces.set(target.main.address, nonce);
       const mean = cycles.reduce((a, b) => a + b, 0) / cycles.length;
-      return { value: mean, p50: quantile(cycles, 0.5), p99: quantile(cycles, 0.99) };
+      const note = resent === 0 ? undefined : `sends refused as "replacement transaction underpriced" and sent again: ${resent} (the wait is in the cycle's time)`;
+      return { value: mean, p50: quantile(cycles, 0.5), p99: quantile(cycles, 0.99), note };
     },
   },
   {
