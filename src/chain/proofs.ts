@@ -2,14 +2,14 @@
  * Merkle proofs over our tries: the receipt trie of a block (`rsk_getTransactionReceiptNodesByHash`)
  * and EIP-1186 account and storage proofs (`eth_getProof`).
  *
- * The nodes come from @ethereumjs/mpt (`createMerkleProof`) and @ethereumjs/statemanager
- * (`getMerkleStateProof`); this module only picks the trie, normalises what those return and
- * applies geth's rule for which nodes a proof lists (below). Nothing here is hand-rolled trie code.
+ * The receipt trie's nodes come from the pass that computes its root (ordered-trie.ts, checked
+ * against @ethereumjs/mpt's `createMerkleProof` in the tests), the state's from
+ * @ethereumjs/statemanager (`getMerkleStateProof`); this module picks the trie, normalises what
+ * those return and applies geth's rule for which nodes a proof lists (below).
  */
-import { RLP } from '@ethereumjs/rlp';
-import { MerklePatriciaTrie, createMerkleProof } from '@ethereumjs/mpt';
 import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager';
 import { type Address, KECCAK256_NULL, KECCAK256_RLP, bigIntToBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { orderedTrieWithPaths } from './ordered-trie.js';
 
 /** A trie node whose RLP is shorter than a hash is embedded in its parent, not referenced by hash. */
 const HASH_LENGTH = 32;
@@ -34,42 +34,40 @@ export interface TrieProof {
 }
 
 /**
- * A trie keyed by RLP(index), as Ethereum (and our block builder, `orderedTrieRoot` in ordered-trie.ts)
- * builds transaction and receipt roots, held in memory to prove its entries. For the receipt trie
- * the values are every receipt RLP of the block, REMASC's included, in block order.
+ * A trie keyed by RLP(index), as Ethereum (and our block builder) builds transaction and receipt
+ * roots, with every entry's path, to prove its entries (ordered-trie.ts builds both in one pass).
+ * For the receipt trie the values are every receipt RLP of the block, REMASC's included, in block order.
  */
 export class IndexedTrie {
   private constructor(
-    private readonly trie: MerklePatriciaTrie,
-    readonly size: number,
+    readonly root: Uint8Array,
+    private readonly paths: Uint8Array[][],
   ) {}
 
-  /** TODO(perf): about 1 ms per entry here (ethereumjs' async puts: 300 receipts take 0.3 to 1 s), so callers keep recent tries. */
-  static async build(values: readonly Uint8Array[]): Promise<IndexedTrie> {
-    const trie = new MerklePatriciaTrie();
-    for (let i = 0; i < values.length; i++) await trie.put(RLP.encode(i), values[i]!);
-    return new IndexedTrie(trie, values.length);
+  static build(values: readonly Uint8Array[]): IndexedTrie {
+    const { root, paths } = orderedTrieWithPaths(values);
+    return new IndexedTrie(root, paths);
   }
 
-  get root(): Uint8Array {
-    return this.trie.root();
+  get size(): number {
+    return this.paths.length;
   }
 
   /**
    * The nodes on entry `index`'s path, root first (EIP-1186 order). rskj answers
    * `getTransactionReceiptNodesByHash` leaf first, root last: reverse them for that.
    */
-  async prove(index: number): Promise<TrieProof> {
+  prove(index: number): TrieProof {
     if (!Number.isInteger(index) || index < 0 || index >= this.size) {
       throw new RangeError(`index ${index} is outside a trie of ${this.size} entries`);
     }
-    return { root: this.root, nodes: referencedNodes(await createMerkleProof(this.trie, RLP.encode(index))) };
+    return { root: this.root, nodes: referencedNodes(this.paths[index]!) };
   }
 }
 
 /** The path to entry `index` of the trie keyed by RLP(index) over `values` (see IndexedTrie). */
-export async function indexedTrieProof(values: readonly Uint8Array[], index: number): Promise<TrieProof> {
-  return (await IndexedTrie.build(values)).prove(index);
+export function indexedTrieProof(values: readonly Uint8Array[], index: number): TrieProof {
+  return IndexedTrie.build(values).prove(index);
 }
 
 // ---- accounts and storage (EIP-1186) ------------------------------------------------------------

@@ -4,7 +4,7 @@
  * keccak256 only) and @ethereumjs/mpt's `verifyMerkleProof` with the expected root.
  */
 import { describe, expect, it } from 'vitest';
-import { MerklePatriciaTrie, verifyMerkleProof } from '@ethereumjs/mpt';
+import { MerklePatriciaTrie, createMerkleProof, verifyMerkleProof } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager, verifyMerkleStateProof } from '@ethereumjs/statemanager';
 import {
@@ -18,7 +18,7 @@ import {
   bytesToHex,
 } from '@ethereumjs/util';
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
-import { orderedTrieRoot } from '../../src/chain/ordered-trie.js';
+import { orderedTrieRoot, orderedTrieWithPaths } from '../../src/chain/ordered-trie.js';
 import { IndexedTrie, accountProof, indexedTrieProof, slotKey } from '../../src/chain/proofs.js';
 import { EMPTY_TRIE_ROOT, decodeAccount, decodeStorageValue, verifySecureTrieProof, verifyTrieProof } from '../helpers/mpt-verify.js';
 
@@ -29,19 +29,28 @@ function values(count: number): Uint8Array[] {
   return Array.from({ length: count }, (_, i) => RLP.encode([i, new Uint8Array(256).fill(i % 251), `receipt ${i}`]));
 }
 
+/** The same path from @ethereumjs/mpt's trie and createMerkleProof; `geth`: only the root and nodes referenced by hash. */
+async function ethereumjsProof(list: Uint8Array[], index: number, geth = true): Promise<Uint8Array[]> {
+  const trie = new MerklePatriciaTrie();
+  for (let i = 0; i < list.length; i++) await trie.put(RLP.encode(i), list[i]!);
+  const nodes = await createMerkleProof(trie, RLP.encode(index));
+  return geth ? nodes.filter((node, i) => i === 0 || node.length >= 32) : nodes;
+}
+
 describe('indexedTrieProof (receipt trie paths)', () => {
   // 1: a lone leaf; 17: a root branch; 130 and 300: keys RLP(i) of 1, 2 and 3 bytes (0x80, 0x8180, 0x820100).
   for (const count of [1, 2, 3, 16, 17, 130, 300]) {
-    it(`proves every entry of a ${count}-entry trie against the root block-builder computes`, async () => {
+    it(`proves entries of a ${count}-entry trie against the root block-builder computes, with @ethereumjs/mpt's nodes`, async () => {
       const list = values(count);
       const root = orderedTrieRoot(list);
-      const trie = await IndexedTrie.build(list);
+      const trie = IndexedTrie.build(list);
       expect(trie.size).toBe(count);
       const indexes = count <= 17 ? list.map((_, i) => i) : [0, 1, 15, 16, 127, 128, 129, count - 1];
       for (const index of indexes) {
-        const proof = await trie.prove(index);
+        const proof = trie.prove(index);
         expect(bytesToHex(proof.root), `root, index ${index}`).toBe(bytesToHex(root));
         expect(keccak256(proof.nodes[0]!), 'the first node is the root').toEqual(root);
+        expect(hex(proof.nodes), `ethereumjs' nodes, index ${index}`).toEqual(hex(await ethereumjsProof(list, index)));
         const key = RLP.encode(index);
         expect(verifyTrieProof(bytesToHex(root), key, hex(proof.nodes)), `walker, index ${index}`).toBe(bytesToHex(list[index]!));
         expect(await verifyMerkleProof(key, proof.nodes, { root }), `ethereumjs, index ${index}`).toEqual(list[index]);
@@ -49,24 +58,48 @@ describe('indexedTrieProof (receipt trie paths)', () => {
     });
   }
 
-  it('a path does not prove another entry, nor anything against another root', async () => {
+  it('leaves out nodes embedded in their parent, as geth does, and otherwise lists what ethereumjs does', async () => {
+    // One-byte values: every leaf RLP is shorter than a hash, so it sits inside its branch.
+    const list = Array.from({ length: 20 }, (_, i) => Uint8Array.of(i + 1));
+    const { root, paths } = orderedTrieWithPaths(list);
+    for (const index of [0, 5, 16, 19]) {
+      expect(hex(paths[index]!), `every node on the path, index ${index}`).toEqual(hex(await ethereumjsProof(list, index, false)));
+      expect(paths[index]!.some((node) => node.length < 32), 'embedded nodes on the path').toBe(true);
+      const proof = indexedTrieProof(list, index);
+      expect(proof.root).toEqual(root);
+      expect(hex(proof.nodes), `index ${index}`).toEqual(hex(await ethereumjsProof(list, index)));
+      expect(proof.nodes.length).toBeLessThan(paths[index]!.length);
+      expect(await verifyMerkleProof(RLP.encode(index), proof.nodes, { root }), `index ${index}`).toEqual(list[index]);
+    }
+  });
+
+  it('a path does not prove another entry, nor anything against another root', () => {
     const list = values(40);
-    const proof = await indexedTrieProof(list, 5);
+    const proof = indexedTrieProof(list, 5);
     const other = orderedTrieRoot(values(41));
     expect(() => verifyTrieProof(bytesToHex(other), RLP.encode(5), hex(proof.nodes))).toThrow(/does not hash/);
     // Entry 6 sits under another child of the same branch: the path of 5 does not hold it.
     expect(() => verifyTrieProof(bytesToHex(proof.root), RLP.encode(6), hex(proof.nodes))).toThrow();
   });
 
-  it('indexedTrieProof builds the trie and proves one entry, as IndexedTrie does', async () => {
+  it('indexedTrieProof builds the trie and proves one entry, as IndexedTrie does', () => {
     const list = values(20);
-    expect(await indexedTrieProof(list, 18)).toEqual(await (await IndexedTrie.build(list)).prove(18));
+    expect(indexedTrieProof(list, 18)).toEqual(IndexedTrie.build(list).prove(18));
   });
 
-  it('refuses an index outside the trie', async () => {
-    await expect(indexedTrieProof(values(3), 3)).rejects.toThrow(RangeError);
-    await expect(indexedTrieProof(values(3), -1)).rejects.toThrow(RangeError);
-    await expect(indexedTrieProof([], 0)).rejects.toThrow(RangeError);
+  it('a proof is its own array: reversing it (as rsk_ does) leaves the trie\'s next answer alone', () => {
+    const trie = IndexedTrie.build(values(40));
+    const first = trie.prove(7);
+    const expected = hex(first.nodes);
+    first.nodes.reverse();
+    expect(hex(trie.prove(7).nodes)).toEqual(expected);
+  });
+
+  it('refuses an index outside the trie', () => {
+    expect(() => indexedTrieProof(values(3), 3)).toThrow(RangeError);
+    expect(() => indexedTrieProof(values(3), -1)).toThrow(RangeError);
+    expect(() => indexedTrieProof(values(3), 1.5)).toThrow(RangeError);
+    expect(() => indexedTrieProof([], 0)).toThrow(RangeError);
   });
 });
 

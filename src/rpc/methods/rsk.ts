@@ -24,7 +24,7 @@ const PROTOCOL_VERSION = '0x3e';
 const txHash = hash32.as('transactionHash');
 
 /**
- * Receipt tries of recently proven blocks, so a client proving each receipt of a block builds its
+ * Receipt tries of recently proven blocks, so a client proving each receipt of a block hashes its
  * trie once. Keyed by block hash: the hash commits to receiptsRoot, so an entry can never be stale
  * (not after evm_revert, not across the two networks).
  */
@@ -40,7 +40,7 @@ async function receiptTrie(ctx: RpcContext, block: RskBlock): Promise<IndexedTri
     if (receipts.length !== block.transactions.length) {
       throw new InternalError(`block ${block.header.number} has ${block.transactions.length} transactions but ${receipts.length} receipts`);
     }
-    const trie = await IndexedTrie.build(receipts.map(encodeRskReceipt));
+    const trie = IndexedTrie.build(receipts.map(encodeRskReceipt));
     if (!equalsBytes(trie.root, block.header.receiptTrieRoot)) {
       throw new InternalError(`the receipts of block ${block.header.number} do not rebuild its receiptsRoot`);
     }
@@ -64,7 +64,7 @@ async function visibleTransaction(ctx: RpcContext, hash: Uint8Array) {
 async function receiptNodes(ctx: RpcContext, block: RskBlock, hash: Uint8Array): Promise<string[] | undefined> {
   const index = block.transactions.findIndex((tx) => equalsBytes(tx.hash, hash));
   if (index < 0 || (ctx.options.skipRemasc && block.transactions[index]!.isRemasc)) return undefined;
-  const proof = await (await receiptTrie(ctx, block)).prove(index);
+  const proof = (await receiptTrie(ctx, block)).prove(index);
   return proof.nodes.reverse().map((node) => bytesToHex(node));
 }
 
