@@ -161,7 +161,8 @@ export function writeDocs(run: Run): void {
 
 rsk-devnode side by side with the nodes a user would pick instead, measured in one run by
 \`npm run bench\` (scripts/bench; issue 11). Absolute numbers move from run to run on a shared
-machine; what counts is the ratio to the peers measured in the same run.
+machine; what counts is the ratio to the peers measured in the same run. Where the time goes, and
+what was tried for each target not met: docs/performance.md.
 
 Run on ${run.date.slice(0, 10)}${run.quick ? ' with --quick (smaller counts)' : ''}: ${m.cpus} CPUs (${m.model}), ${m.ram} RAM, Node ${m.node}.
 Versions: ${versions}.
