@@ -144,7 +144,8 @@ export async function buildBlock(
     minimumGasPrice: template.minimumGasPrice,
     blockAt: execution.blocks,
   });
-  const remascBloom = new Bloom();
+  // With the Common, the bloom hashes with its Keccak (WebAssembly), not @noble/hashes' (~20 µs a block).
+  const remascBloom = new Bloom(undefined, execution.common);
   for (const [address, topics] of remascLogs) {
     remascBloom.add(address);
     for (const topic of topics) remascBloom.add(topic);

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AbiCoder, JsonRpcProvider, Wallet, computeAddress, decodeRlp, id, toBeHex, toUtf8Bytes, zeroPadValue, encodeRlp } from 'ethers';
+import { AbiCoder, JsonRpcProvider, Wallet, computeAddress, decodeRlp, getBytes, hexlify, id, keccak256, toBeHex, toUtf8Bytes, zeroPadValue, encodeRlp } from 'ethers';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
 
 const REMASC = '0x0000000000000000000000000000000001000008';
@@ -204,6 +204,19 @@ describe('REMASC with a zero minimum gas price (every payout above RSKIP85 minim
     expect(model.payments.filter((p) => p.block === 15n).map((p) => p.to)).toEqual([RSK_LABS, ...FEDERATORS, MINER]);
   });
 
+  /** A 2048-bit bloom over `entries` (hex), computed here with ethers' keccak256. */
+  function logsBloom(entries: string[]): string {
+    const bits = new Uint8Array(256);
+    for (const entry of entries) {
+      const hash = getBytes(keccak256(entry));
+      for (let i = 0; i < 6; i += 2) {
+        const bit = ((hash[i]! << 8) | hash[i + 1]!) & 2047;
+        bits[255 - (bit >> 3)]! |= 1 << (bit & 7);
+      }
+    }
+    return hexlify(bits);
+  }
+
   it('logs each payment in the REMASC receipt (mining_fee_topic, recipient, RLP [block hash, value])', async () => {
     const url = t.testnetUrl;
     const blocks = await chainBlocks(url, 25n);
@@ -217,6 +230,11 @@ describe('REMASC with a zero minimum gas price (every payout above RSKIP85 minim
       expected.map((p) => [REMASC, [MINING_FEE_TOPIC, zeroPadValue(p.to, 32)], encodeRlp([p.paidBlockHash, toBeHex(p.value)])]),
     );
     expect(expected[0]!.paidBlockHash).toBe(blocks.get(5n)!.hash);
+    // The receipt's bloom holds its logs' address and topics (yellow paper M3:2048), and the block's holds it.
+    const bloom = logsBloom(receipt.logs.flatMap((l: { address: string; topics: string[] }) => [l.address, ...l.topics]));
+    expect(receipt.logsBloom).toBe(bloom);
+    const full = await call(url, 'eth_getBlockByNumber', ['0xf', false]);
+    expect((BigInt(full.logsBloom) & BigInt(bloom)) === BigInt(bloom), 'the block bloom holds the REMASC receipt bloom').toBe(true);
     const logs = await call(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: REMASC, topics: [MINING_FEE_TOPIC, zeroPadValue(RSK_LABS, 32)] }]);
     expect(logs.map((l: { blockNumber: string }) => BigInt(l.blockNumber))).toEqual(model.payments.filter((p) => p.to === RSK_LABS).map((p) => p.block));
     // Block 14 paid nothing: an empty REMASC receipt.
