@@ -34,10 +34,51 @@ export function slotKey(address: Address, slot: Uint8Array): string {
   return `${address.toString()}${bytesToHex(slot)}`;
 }
 
+/** A cache's key for an address or a storage slot: unprefixed hex, as ethereumjs' caches key them. */
+const cacheKey = (bytes: Uint8Array) => bytesToHex(bytes).slice(2);
+
 export class ChangeTrackingStateManager extends MerkleStateManager {
   private written = new Map<string, Address>();
   private slots = new Set<string>();
   private storageCleared = false;
+  /**
+   * What was written since the last flush, in cache keys. ethereumjs' caches mark an entry changed
+   * when a read fills it too (getAccount, getStorage and getCode put what they read), so a flush
+   * wrote back every account, slot and code read since the last one: an account's trie path
+   * rewritten and hashed, a code stored again, for values the trie already holds. The caches'
+   * flushes are narrowed to these keys (constructor); what a read filled stays cached.
+   */
+  private dirtyAccounts = new Set<string>();
+  private dirtyCodes = new Set<string>();
+  private dirtySlots = new Set<string>();
+  private dirtyStorageOf = new Set<string>();
+
+  constructor(opts: ConstructorParameters<typeof MerkleStateManager>[0]) {
+    super(opts);
+    const { account, code, storage } = this._caches ?? {};
+    if (account !== undefined) {
+      const flush = account.flush.bind(account);
+      account.flush = () => flush().filter(([address]) => this.dirtyAccounts.has(address));
+    }
+    if (code !== undefined) {
+      const flush = code.flush.bind(code);
+      code.flush = () => flush().filter(([address]) => this.dirtyCodes.has(address));
+    }
+    if (storage !== undefined) {
+      const flush = storage.flush.bind(storage);
+      storage.flush = () => flush().filter(([address, slot]) => this.dirtyStorageOf.has(address) || this.dirtySlots.has(address + slot));
+    }
+  }
+
+  /** The stock flush over the narrowed caches; a flush outside every checkpoint wrote out all that was written. */
+  override async flush(): Promise<void> {
+    await super.flush();
+    if (this._checkpointCount !== 0) return;
+    this.dirtyAccounts.clear();
+    this.dirtyCodes.clear();
+    this.dirtySlots.clear();
+    this.dirtyStorageOf.clear();
+  }
 
   /** Starts a new record: what was written before is not the next block's. */
   forgetChanges(): void {
@@ -61,6 +102,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
 
   private wrote(address: Address): void {
     this.written.set(address.toString(), address);
+    this.dirtyAccounts.add(cacheKey(address.bytes));
   }
 
   override async putAccount(address: Address, account?: Account): Promise<void> {
@@ -78,11 +120,14 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   override async deleteAccount(address: Address): Promise<void> {
     this.wrote(address);
     this.storageCleared = true;
+    this.dirtyCodes.add(cacheKey(address.bytes));
+    this.dirtyStorageOf.add(cacheKey(address.bytes));
     return super.deleteAccount(address);
   }
 
   override async putCode(address: Address, value: Uint8Array): Promise<void> {
     this.wrote(address);
+    this.dirtyCodes.add(cacheKey(address.bytes));
     return super.putCode(address, value);
   }
 
@@ -96,6 +141,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     this.slots.add(slotKey(address, key));
+    this.dirtySlots.add(cacheKey(address.bytes) + cacheKey(key));
     const cache = this._caches?.storage;
     if (cache === undefined) return super.putStorage(address, key, value);
     if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
@@ -107,6 +153,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   override async clearStorage(address: Address): Promise<void> {
     this.wrote(address);
     this.storageCleared = true;
+    this.dirtyStorageOf.add(cacheKey(address.bytes));
     return super.clearStorage(address);
   }
 }

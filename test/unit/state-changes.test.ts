@@ -1,8 +1,9 @@
 /**
  * ChangeTrackingStateManager's putStorage writes the storage cache only, leaving the trie to the
- * flush (ethereumjs 10.1's own also wrote every slot through to the trie). The oracle: a stock
+ * flush (ethereumjs 10.1's own also wrote every slot through to the trie), and its flush writes
+ * only what was written (ethereumjs' also wrote back what reads had cached). The oracle: a stock
  * MerkleStateManager without caches, which writes every change straight into its trie, must read
- * the same values and reach the same state roots over random writes, checkpoints and reverts.
+ * the same values and reach the same state roots over random reads, writes, checkpoints and reverts.
  */
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
@@ -13,6 +14,8 @@ import { ChangeTrackingStateManager, slotKey } from '../../src/chain/state-chang
 import { generator } from '../helpers/random.js';
 
 const ADDRESSES = Array.from({ length: 4 }, (_, i) => new Address(new Uint8Array(20).fill(i + 1)));
+/** Read, never written: no account there. */
+const ABSENT = new Address(new Uint8Array(20).fill(0xee));
 const SLOTS = Array.from({ length: 6 }, (_, i) => new Uint8Array(32).fill(i * 16 + 1));
 
 /** The map under a MapDB and its shallow copies (every storage trie's), counting the writes that reach it. */
@@ -77,7 +80,15 @@ describe('ChangeTrackingStateManager.putStorage', () => {
           const keep = next(2) === 0;
           await both((s) => (keep ? s.commit() : s.revert()));
         } else if (op === 8) {
-          expect(bytesToHex(await state.getStorage(address, slot)), `step ${step}`).toBe(bytesToHex(await oracle.getStorage(address, slot)));
+          // Reads, which fill the caches: of a slot, an account (or none), a code.
+          const read = next(4);
+          if (read === 0) expect(bytesToHex(await state.getStorage(address, slot)), `step ${step}`).toBe(bytesToHex(await oracle.getStorage(address, slot)));
+          if (read === 1) expect((await state.getAccount(ABSENT)) === undefined && (await oracle.getAccount(ABSENT)) === undefined, `step ${step}`).toBe(true);
+          if (read === 2) expect(bytesToHex(await state.getCode(address)), `step ${step}`).toBe(bytesToHex(await oracle.getCode(address)));
+          if (read === 3) {
+            const code = Uint8Array.from({ length: 1 + next(40) }, () => next(256));
+            await both((s) => s.putCode(address, code));
+          }
         } else if (depth === 0) {
           expect(bytesToHex(await state.getStateRoot()), `root at step ${step}`).toBe(bytesToHex(await oracle.getStateRoot()));
         }
@@ -105,6 +116,30 @@ describe('ChangeTrackingStateManager.putStorage', () => {
     await oracle.putAccount(address!, new Account(0n, 1n));
     for (const slot of SLOTS) await oracle.putStorage(address!, slot, Uint8Array.of(7));
     expect(bytesToHex(root)).toBe(bytesToHex(await oracle.getStateRoot()));
+  });
+
+  it('writes back nothing it only read (ethereumjs 10.1 wrote back every account, slot and code a read filled)', async () => {
+    const { state, nodes } = tracked();
+    const [contract, other] = ADDRESSES;
+    await state.putAccount(contract!, new Account(0n, 1n));
+    await state.putAccount(other!, new Account(0n, 2n));
+    await state.putCode(contract!, Uint8Array.of(0x60, 0x00, 0x56));
+    await state.putStorage(contract!, SLOTS[0]!, Uint8Array.of(9));
+    const root = await state.getStateRoot();
+    // A state manager at that root, as the miner is after a revert: every read misses its caches.
+    const fresh = new ChangeTrackingStateManager({ trie: new DirectPathTrie({ db: new MapDB(nodes), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root }), caches: new Caches() });
+    const before = nodes.writes;
+    expect((await fresh.getAccount(other!))?.balance).toBe(2n);
+    expect(await fresh.getAccount(ABSENT)).toBeUndefined();
+    expect(bytesToHex(await fresh.getCode(contract!))).toBe('0x600056');
+    expect(bytesToHex(await fresh.getStorage(contract!, SLOTS[0]!))).toBe('0x09');
+    expect(bytesToHex(await fresh.getStorage(contract!, SLOTS[1]!))).toBe('0x');
+    expect(bytesToHex(await fresh.getStateRoot())).toBe(bytesToHex(root));
+    expect(nodes.writes, 'no node or code stored again').toBe(before);
+    // A write after those reads still reaches the trie, and only its path is stored.
+    await fresh.putStorage(contract!, SLOTS[1]!, Uint8Array.of(1));
+    expect(bytesToHex(await fresh.getStateRoot())).not.toBe(bytesToHex(root));
+    expect(nodes.writes).toBeGreaterThan(before);
   });
 
   it('records the written slots, and refuses what the stock method refuses', async () => {
