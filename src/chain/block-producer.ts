@@ -74,6 +74,8 @@ export class BlockProducer {
     const parent = head.block;
     const candidates = poolCandidates ?? (await this.poolCandidates(parent));
     const miner = await this.minerAt(parent);
+    // While a snapshot is live, what the block overwrites in the miner's caches is kept for evm_revert.
+    miner.stateManager.journalBlock(store.revertedNodes.isTracking ? miner.root : undefined);
     const now = clock.nowSeconds();
     const timeTravel = clock.travels(timestamp);
     let block: RskBlock;
@@ -93,6 +95,7 @@ export class BlockProducer {
       throw err;
     }
     miner.root = block.header.stateRoot;
+    miner.stateManager.blockBuilt(miner.root);
     for (const entry of built.included) pool.remove(entry);
     for (const { entry } of built.invalid) pool.remove(entry);
     head.advance(block, built.changes);
@@ -107,7 +110,8 @@ export class BlockProducer {
     const root = head.stateRootOf(parent);
     if (this.miner !== undefined && equalsBytes(this.miner.root, root)) return this.miner;
     if (this.miner !== undefined) {
-      await this.miner.stateManager.setStateRoot(root);
+      // Back to a journaled block's state (evm_revert) with its caches, else with empty caches.
+      if (!(await this.miner.stateManager.rewindCachesTo(root, this.miner.root))) await this.miner.stateManager.setStateRoot(root);
       this.miner.root = root;
       return this.miner;
     }

@@ -13,6 +13,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { AccountFields } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { type Account, type Address, EthereumJSErrorWithoutCode, bytesToHex, unpadBytes } from '@ethereumjs/util';
+import { CacheJournal, cacheKey } from './cache-journal.js';
 
 export interface StateChanges {
   /**
@@ -34,9 +35,6 @@ export function slotKey(address: Address, slot: Uint8Array): string {
   return `${address.toString()}${bytesToHex(slot)}`;
 }
 
-/** A cache's key for an address or a storage slot: unprefixed hex, as ethereumjs' caches key them. */
-const cacheKey = (bytes: Uint8Array) => bytesToHex(bytes).slice(2);
-
 export class ChangeTrackingStateManager extends MerkleStateManager {
   private written = new Map<string, Address>();
   private slots = new Set<string>();
@@ -52,6 +50,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   private dirtyCodes = new Set<string>();
   private dirtySlots = new Set<string>();
   private dirtyStorageOf = new Set<string>();
+  private journal: CacheJournal | undefined;
 
   constructor(opts: ConstructorParameters<typeof MerkleStateManager>[0]) {
     super(opts);
@@ -68,6 +67,40 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
       const flush = storage.flush.bind(storage);
       storage.flush = () => flush().filter(([address, slot]) => this.dirtyStorageOf.has(address) || this.dirtySlots.has(address + slot));
     }
+  }
+
+  /**
+   * Starts journaling the blocks built from now on (`parentRoot`: the state the next one starts
+   * from), so that rewindCachesTo can bring the caches back to an earlier block's state; undefined
+   * stops it (no snapshot is live). See cache-journal.ts.
+   */
+  journalBlock(parentRoot: Uint8Array | undefined): void {
+    if (parentRoot === undefined || this._caches === undefined) {
+      this.journal?.clear();
+      return;
+    }
+    (this.journal ??= new CacheJournal(this._caches)).beginBlock(parentRoot);
+  }
+
+  /** The journaled block was built: it made `root`. */
+  blockBuilt(root: Uint8Array): void {
+    this.journal?.endBlock(root);
+  }
+
+  /**
+   * Moves the state manager from `from` back to `root`, an earlier journaled block's state, with
+   * the caches as they were there; false when the journal cannot (then nothing changed).
+   */
+  async rewindCachesTo(root: Uint8Array, from: Uint8Array): Promise<boolean> {
+    if (this.journal === undefined || !this.journal.rewindTo(root, from)) return false;
+    await super.setStateRoot(root, false);
+    return true;
+  }
+
+  /** The stock setStateRoot; emptying the caches leaves nothing for the journal to put back. */
+  override async setStateRoot(stateRoot: Uint8Array, clearCache = true): Promise<void> {
+    if (clearCache) this.journal?.clear();
+    return super.setStateRoot(stateRoot, clearCache);
   }
 
   /** The stock flush over the narrowed caches; a flush outside every checkpoint wrote out all that was written. */
@@ -105,7 +138,15 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
     this.dirtyAccounts.add(cacheKey(address.bytes));
   }
 
+  /** Journals a write of `address`'s account, reading it first if the caches lack it. */
+  private async journalAccount(address: Address): Promise<void> {
+    if (this.journal?.recording !== true) return;
+    if (this._caches?.account?.get(address) === undefined) await this.getAccount(address);
+    this.journal.account(address);
+  }
+
   override async putAccount(address: Address, account?: Account): Promise<void> {
+    await this.journalAccount(address);
     this.wrote(address);
     // No account deletes it, and a later one at the address starts with empty storage.
     if (account === undefined) this.storageCleared = true;
@@ -118,6 +159,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   }
 
   override async deleteAccount(address: Address): Promise<void> {
+    this.journal?.unrestorable();
     this.wrote(address);
     this.storageCleared = true;
     this.dirtyCodes.add(cacheKey(address.bytes));
@@ -126,6 +168,10 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   }
 
   override async putCode(address: Address, value: Uint8Array): Promise<void> {
+    if (this.journal?.recording === true) {
+      if (this._caches?.code?.get(address) === undefined) await this.getCode(address);
+      this.journal.code(address);
+    }
     this.wrote(address);
     this.dirtyCodes.add(cacheKey(address.bytes));
     return super.putCode(address, value);
@@ -147,10 +193,15 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
     if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
     if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes');
     if ((await this.getAccount(address)) === undefined) throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
+    if (this.journal?.recording === true) {
+      if (cache.get(address, key) === undefined) await this.getStorage(address, key);
+      this.journal.slot(address, key);
+    }
     cache.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   override async clearStorage(address: Address): Promise<void> {
+    this.journal?.unrestorable();
     this.wrote(address);
     this.storageCleared = true;
     this.dirtyStorageOf.add(cacheKey(address.bytes));
