@@ -1,13 +1,16 @@
 /**
- * A state manager that remembers what it wrote: the accounts and storage slots a block changed,
- * so the flat view of the latest state (head-state.ts) can go on to the block's state, taking the
- * changed accounts' new values and forgetting the changed slots, instead of starting empty after
- * every block.
+ * The miner's state manager: MerkleStateManager that remembers what it wrote.
+ * - The accounts and storage slots a block changed, so the flat view of the latest state
+ *   (head-state.ts) can go on to the block's state, taking the changed accounts' new values and
+ *   forgetting the changed slots, instead of starting empty after every block.
+ * - The keys written since the last flush, which is all its flush writes (ethereumjs' would also
+ *   write back what reads had cached), and storage writes stay in the cache until then.
+ * - While a snapshot is live, what each block overwrote in the caches (cache-journal.ts).
  *
  * Every state write of ethereumjs' EVM and VM (through its journal or directly), REMASC's and the
- * block builder's goes through these six methods; MerkleStateManager's own flush only writes out
- * what they put in its caches. A write that a checkpoint revert undoes stays recorded: its value
- * is read back as it is, and a slot forgotten needlessly costs one trie read later.
+ * block builder's goes through the six write methods below. A write that a checkpoint revert
+ * undoes stays recorded: its value is read back as it is, a slot forgotten needlessly costs one
+ * trie read later, and a flush writes the unchanged value.
  */
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { AccountFields } from '@ethereumjs/common';
