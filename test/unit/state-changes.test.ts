@@ -45,7 +45,7 @@ function value(next: (below: number) => number): Uint8Array {
   return Uint8Array.from({ length: kind === 2 ? 1 + next(4) : 32 }, () => next(256));
 }
 
-describe('ChangeTrackingStateManager.putStorage', () => {
+describe('ChangeTrackingStateManager: storage writes and the flush', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`reads and roots as a write-through state manager over random writes, checkpoints and reverts (seed ${seed})`, async () => {
       const next = generator(seed);
