@@ -1,8 +1,8 @@
 /**
  * What the miner's state caches held before each block it mined while a snapshot was live, so that
  * evm_revert can put them back instead of emptying them. Emptied caches made the first block after
- * every revert read each account, slot and code it touched from the trie again (about 0.5 ms of a
- * snapshot / transaction / revert cycle); anvil keeps its state per block for the same reason.
+ * every revert read each account, slot and code it touched from the trie again: in the bench's
+ * snapshot / transaction / revert cycle, 14 trie path searches instead of 8.
  *
  * A block's frame keeps, for every key the block wrote, the cache's entry before the first write,
  * which is the parent state's value: the state manager reads a key not cached yet before writing
