@@ -29,8 +29,8 @@ interface Frame {
   restorable: boolean;
 }
 
-/** An address's or a slot's key in ethereumjs' caches: unprefixed lower-case hex. */
-export const cacheKey = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+/** A frame's key for an address or a slot: its bytes as hex. */
+const cacheKey = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 export class CacheJournal {
   private frames: Frame[] = [];

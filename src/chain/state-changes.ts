@@ -16,7 +16,7 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { AccountFields } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { type Account, type Address, EthereumJSErrorWithoutCode, bytesToHex, unpadBytes } from '@ethereumjs/util';
-import { CacheJournal, cacheKey } from './cache-journal.js';
+import { CacheJournal } from './cache-journal.js';
 
 export interface StateChanges {
   /**
@@ -43,7 +43,8 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   private slots = new Set<string>();
   private storageCleared = false;
   /**
-   * What was written since the last flush, in cache keys. ethereumjs' caches mark an entry changed
+   * What was written since the last flush, keyed as `written` and `slots` are (the caches' own keys
+   * are the same hex without the 0x prefixes). ethereumjs' caches mark an entry changed
    * when a read fills it too (getAccount, getStorage and getCode put what they read), so a flush
    * wrote back every account, slot and code read since the last one: an account's trie path
    * rewritten and hashed, a code stored again, for values the trie already holds. The caches'
@@ -60,15 +61,15 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
     const { account, code, storage } = this._caches ?? {};
     if (account !== undefined) {
       const flush = account.flush.bind(account);
-      account.flush = () => flush().filter(([address]) => this.dirtyAccounts.has(address));
+      account.flush = () => flush().filter(([address]) => this.dirtyAccounts.has(`0x${address}`));
     }
     if (code !== undefined) {
       const flush = code.flush.bind(code);
-      code.flush = () => flush().filter(([address]) => this.dirtyCodes.has(address));
+      code.flush = () => flush().filter(([address]) => this.dirtyCodes.has(`0x${address}`));
     }
     if (storage !== undefined) {
       const flush = storage.flush.bind(storage);
-      storage.flush = () => flush().filter(([address, slot]) => this.dirtyStorageOf.has(address) || this.dirtySlots.has(address + slot));
+      storage.flush = () => flush().filter(([address, slot]) => this.dirtyStorageOf.has(`0x${address}`) || this.dirtySlots.has(`0x${address}0x${slot}`));
     }
   }
 
@@ -136,9 +137,12 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
     return { accounts, slots, storageCleared };
   }
 
-  private wrote(address: Address): void {
-    this.written.set(address.toString(), address);
-    this.dirtyAccounts.add(cacheKey(address.bytes));
+  /** Records a write of `address`'s account; answers the key it is recorded under. */
+  private wrote(address: Address): string {
+    const key = address.toString();
+    this.written.set(key, address);
+    this.dirtyAccounts.add(key);
+    return key;
   }
 
   /** Journals a write of `address`'s account, reading it first if the caches lack it. */
@@ -163,10 +167,10 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
 
   override async deleteAccount(address: Address): Promise<void> {
     this.journal?.unrestorable();
-    this.wrote(address);
+    const key = this.wrote(address);
     this.storageCleared = true;
-    this.dirtyCodes.add(cacheKey(address.bytes));
-    this.dirtyStorageOf.add(cacheKey(address.bytes));
+    this.dirtyCodes.add(key);
+    this.dirtyStorageOf.add(key);
     return super.deleteAccount(address);
   }
 
@@ -175,8 +179,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
       if (this._caches?.code?.get(address) === undefined) await this.getCode(address);
       this.journal.code(address);
     }
-    this.wrote(address);
-    this.dirtyCodes.add(cacheKey(address.bytes));
+    this.dirtyCodes.add(this.wrote(address));
     return super.putCode(address, value);
   }
 
@@ -189,8 +192,9 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
    * block). Without a storage cache, the stock method writes through, as it should.
    */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
-    this.slots.add(slotKey(address, key));
-    this.dirtySlots.add(cacheKey(address.bytes) + cacheKey(key));
+    const slot = slotKey(address, key);
+    this.slots.add(slot);
+    this.dirtySlots.add(slot);
     const cache = this._caches?.storage;
     if (cache === undefined) return super.putStorage(address, key, value);
     if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
@@ -205,9 +209,8 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
 
   override async clearStorage(address: Address): Promise<void> {
     this.journal?.unrestorable();
-    this.wrote(address);
+    this.dirtyStorageOf.add(this.wrote(address));
     this.storageCleared = true;
-    this.dirtyStorageOf.add(cacheKey(address.bytes));
     return super.clearStorage(address);
   }
 }
