@@ -6,7 +6,7 @@
 import { ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../../test/fixtures/contracts.js';
 import { bytesToHex } from '@ethereumjs/util';
-import { DEV_ACCOUNTS } from '../../src/chain/accounts.js';
+import { DEV_ACCOUNTS } from '../../src/chain/keys/accounts.js';
 import { COW, COW1, call, startTestNode } from '../../test/helpers/node.js';
 
 const TRANSFERS = 100;

@@ -4,7 +4,7 @@
  * Each problem found is one line in the returned list.
  */
 import { getBytes, keccak256 } from 'ethers';
-import { MAX_LOG_BLOCK_RANGE } from '../../src/chain/log-query.js';
+import { MAX_LOG_BLOCK_RANGE } from '../../src/chain/storage/log-query.js';
 import type { Ledger } from './ledger.js';
 import { DashboardClient, callMany } from './rpc.js';
 

@@ -2,8 +2,8 @@
  * evm_snapshot bookkeeping with rskj's semantics (reference 10.2): ids count from 1; reverting to
  * an id keeps that snapshot usable and drops every later one.
  */
-import type { ClockSettings } from './miner-clock.js';
-import type { SavedPoolTx } from './mempool.js';
+import type { ClockSettings } from './mining/clock.js';
+import type { SavedPoolTx } from './pool/mempool.js';
 
 export interface ChainSnapshot {
   headNumber: bigint;

@@ -5,9 +5,9 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { Chain } from '../chain/chain.js';
-import type { RskBlock } from '../chain/block.js';
-import type { BlockReceipts, ReceiptRecord } from '../chain/receipt.js';
-import type { TxRecord } from '../chain/transaction.js';
+import type { RskBlock } from '../chain/records/block.js';
+import type { BlockReceipts, ReceiptRecord } from '../chain/records/receipt.js';
+import type { TxRecord } from '../chain/records/transaction.js';
 import type { Logger } from '../logger.js';
 import { describeRevert } from './revert-reason.js';
 

@@ -1,6 +1,6 @@
 /** What a method handler gets: the network's chain and the node-wide RPC options. */
 import type { Chain } from '../chain/chain.js';
-import type { FilterManager } from '../chain/filters.js';
+import type { FilterManager } from './filter-manager.js';
 import type { SubscriptionHost } from './subscriptions.js';
 import type { BanList } from '../gateway/ban-list.js';
 import type { ClientReputation } from '../gateway/client-reputation.js';

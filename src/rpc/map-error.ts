@@ -1,6 +1,6 @@
 /** The one place where chain and execution errors become JSON-RPC errors. */
 import { bytesToHex } from '@ethereumjs/util';
-import { errorString } from '../chain/revert-data.js';
+import { errorString } from '../chain/exec/revert-data.js';
 import { ChainError, ExecutionReverted } from '../chain/errors.js';
 import { ErrorCode, InternalError, RevertError, RpcError } from './errors.js';
 

@@ -1,5 +1,5 @@
 /** Block selectors (QUANTITY, tags, hashes, EIP-1898 maps) resolved against a chain. */
-import type { RskBlock } from '../chain/block.js';
+import type { RskBlock } from '../chain/records/block.js';
 import type { Chain, PendingView, StateTarget } from '../chain/chain.js';
 import { ChainError } from '../chain/errors.js';
 import { bytesToHex } from '@ethereumjs/util';

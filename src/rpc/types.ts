@@ -1,5 +1,5 @@
 /** Shared JSON-RPC types. */
-import type { CallParams } from '../chain/call.js';
+import type { CallParams } from '../chain/exec/call.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 

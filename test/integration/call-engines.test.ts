@@ -1,5 +1,5 @@
 /**
- * eth_call and eth_estimateGas share a few EVMs per chain (chain/call-runner.ts, IDLE_ENGINES)
+ * eth_call and eth_estimateGas share a few EVMs per chain (chain/exec/call-runner.ts, IDLE_ENGINES)
  * instead of making one per head or per historical call: reads at latest, at older blocks and at
  * pending, interleaved and concurrent, each see their own state, and new EVMs are rarely made.
  */
@@ -12,8 +12,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { ContractFactory, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, nodesClosedAfterEach } from '../helpers/node.js';
-import { EvmRuntime } from '../../src/chain/evm-runtime.js';
-import { IDLE_ENGINES } from '../../src/chain/call-runner.js';
+import { EvmRuntime } from '../../src/chain/exec/runtime.js';
+import { IDLE_ENGINES } from '../../src/chain/exec/call-runner.js';
 
 const start = nodesClosedAfterEach();
 const token = new Interface(contracts.Token.abi);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcProvider } from 'ethers';
 import { createTestClient, defineChain, http } from 'viem';
 import { call, COW, COW1, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
-import type { ChainStore } from '../../src/chain/store.js';
+import type { ChainStore } from '../../src/chain/storage/store.js';
 
 const TWO_POW_64 = 2n ** 64n;
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;

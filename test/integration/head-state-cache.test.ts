@@ -1,5 +1,5 @@
 /**
- * The flat view of the latest state (chain/head-state.ts) and the head's eth_call runner serve
+ * The flat view of the latest state (chain/state/flat-view.ts) and the head's eth_call runner serve
  * reads at `latest` from memory. Each test warms them with a read, changes the state in one of the
  * ways a user can (a new block, evm_revert, hardhat_reset, hardhat_set*), and checks that the
  * next read sees the change; pending reads and eth_call must never leak into latest. A mined block
@@ -10,10 +10,10 @@ import { ContractFactory, Interface, JsonRpcProvider, Wallet, keccak256, zeroPad
 import { MemoryLevel } from 'memory-level';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
-import { NODE_CACHE_BYTES, StateDb } from '../../src/chain/state-db.js';
-import { MINER_ACCOUNT } from '../../src/chain/accounts.js';
+import { NODE_CACHE_BYTES, StateDb } from '../../src/chain/storage/state-db.js';
+import { MINER_ACCOUNT } from '../../src/chain/keys/accounts.js';
 import { Address, bytesToHex, hexToBytes } from '@ethereumjs/util';
-import type { Kv } from '../../src/chain/store-keys.js';
+import type { Kv } from '../../src/chain/storage/keys.js';
 
 const start = nodesClosedAfterEach();
 const token = new Interface(contracts.Token.abi);

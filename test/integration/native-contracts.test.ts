@@ -10,7 +10,7 @@ import { AbiCoder, Contract, ContractFactory, JsonRpcProvider, Wallet, getBytes,
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { contracts, type CompiledContract } from '../fixtures/contracts.js';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
-import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../../src/chain/native/abis.js';
+import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 
 const require = createRequire(import.meta.url);
 const hdWalletUtils = require('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: unknown[]; address: string };

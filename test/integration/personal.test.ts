@@ -394,7 +394,7 @@ describe('personal_ and --hosted', () => {
 describe('unlock timers', () => {
   it('an unlocked account does not keep the process alive', async () => {
     const script = [
-      "import { NodeWallet } from './src/chain/wallet.ts';",
+      "import { NodeWallet } from './src/chain/keys/wallet.ts';",
       'const wallet = new NodeWallet();',
       "const address = await wallet.newAccount('pw');",
       "await wallet.unlock(address, 'pw', 3_600_000);",

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Chain } from '../../src/chain/chain.js';
-import type { Kv } from '../../src/chain/store-keys.js';
+import type { Kv } from '../../src/chain/storage/keys.js';
 import { COW, COW1, call, nodesClosedAfterEach } from '../helpers/node.js';
 
 const start = nodesClosedAfterEach();

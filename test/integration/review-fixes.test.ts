@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createNode } from '../../src/index.js';
-import { MAX_HASHRATE_REPORTERS, WorkBook } from '../../src/chain/mining/work.js';
+import { MAX_HASHRATE_REPORTERS, WorkBook } from '../../src/chain/merged-mining/work.js';
 import { call, COW, COW1, nodesClosedAfterEach, rpcError, TESTNET_KEY } from '../helpers/node.js';
 
 const FRESH = '0x00000000000000000000000000000000000000f1';

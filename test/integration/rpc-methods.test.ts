@@ -18,7 +18,7 @@ import {
   zeroPadValue,
 } from 'ethers';
 import { hexToBytes } from '@noble/hashes/utils.js';
-import { validateMergedMiningProof } from '../../src/chain/merged-mining.js';
+import { validateMergedMiningProof } from '../../src/chain/merged-mining/proof.js';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 

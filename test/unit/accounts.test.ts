@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, privateToAddress, utf8ToBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { DEV_ACCOUNTS, DEV_ACCOUNT_SOURCES, MINER_ACCOUNT, MINER_ACCOUNT_SOURCE } from '../../src/chain/accounts.js';
+import { DEV_ACCOUNTS, DEV_ACCOUNT_SOURCES, MINER_ACCOUNT, MINER_ACCOUNT_SOURCE } from '../../src/chain/keys/accounts.js';
 
 describe('node accounts', () => {
   it('each precomputed key is keccak256 of its seed, as rskj derives it, and each address is its key\'s', () => {

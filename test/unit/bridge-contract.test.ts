@@ -7,7 +7,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { bridgeContract } from '../../src/chain/native/bridge/index.js';
 import { BRIDGE_METHODS } from '../../src/chain/native/bridge/methods.js';
 import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js';
-import { bridgeStateView } from '../../src/chain/native/bridge-state.js';
+import { bridgeStateView } from '../../src/chain/native/bridge/state.js';
 import type { NativeCall } from '../../src/chain/native/types.js';
 
 const require = createRequire(import.meta.url);

@@ -7,8 +7,8 @@
 import { Caches } from '@ethereumjs/statemanager';
 import { Account, Address, MapDB, ValueEncoding, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { DirectPathTrie } from '../../src/chain/direct-path-trie.js';
-import { ChangeTrackingStateManager } from '../../src/chain/state-changes.js';
+import { DirectPathTrie } from '../../src/chain/state/trie.js';
+import { ChangeTrackingStateManager } from '../../src/chain/state/tracking-state-manager.js';
 import { generator } from '../helpers/random.js';
 
 const A = new Address(new Uint8Array(20).fill(0xa));

@@ -1,7 +1,7 @@
 import { MerklePatriciaTrie, type MPTNode, type Path } from '@ethereumjs/mpt';
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { DirectPathTrie } from '../../src/chain/direct-path-trie.js';
+import { DirectPathTrie } from '../../src/chain/state/trie.js';
 import { generator } from '../helpers/random.js';
 
 const bytes = (next: (below: number) => number, length: number) => Uint8Array.from({ length }, () => next(256));

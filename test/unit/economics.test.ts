@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from '../../src/chain/economics.js';
+import { nextGasLimit, nextMinimumGasPrice, suggestedGasPrice } from '../../src/chain/mining/economics.js';
 
 describe('nextMinimumGasPrice', () => {
   it('moves up or down by at most 1% of the parent', () => {

@@ -1,8 +1,8 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, utf8ToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { keccak256, wasmKeccakLoaded } from '../../src/chain/hash.js';
-import { createRskCommon } from '../../src/chain/common.js';
+import { keccak256, wasmKeccakLoaded } from '../../src/chain/base/hash.js';
+import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 
 /** Inputs of every length around the Keccak-256 block size (136 bytes) and the sizes trie nodes have. */
 const LENGTHS = [0, 1, 31, 32, 33, 64, 135, 136, 137, 200, 271, 272, 273, 532, 600, 5000];

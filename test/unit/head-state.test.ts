@@ -4,8 +4,8 @@
  */
 import { Account, Address, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { HeadState, type StateReader } from '../../src/chain/head-state.js';
-import { type StateChanges, slotKey } from '../../src/chain/state-changes.js';
+import { HeadState, type StateReader } from '../../src/chain/state/flat-view.js';
+import { type StateChanges, slotKey } from '../../src/chain/state/tracking-state-manager.js';
 
 const ROOT_A = new Uint8Array(32).fill(0xa);
 const ROOT_B = new Uint8Array(32).fill(0xb);

@@ -13,10 +13,10 @@ import {
   encodeHeaderFull,
   hasMergedMiningFields,
   headerFullFields,
-} from '../../src/chain/header.js';
-import { blockRlpLength } from '../../src/chain/block.js';
-import { createRskCommon } from '../../src/chain/common.js';
-import { remascTransaction } from '../../src/chain/transaction.js';
+} from '../../src/chain/records/header.js';
+import { blockRlpLength } from '../../src/chain/records/block.js';
+import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
+import { remascTransaction } from '../../src/chain/records/transaction.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 

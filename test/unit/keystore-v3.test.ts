@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet } from '@ethereumjs/wallet';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { KeystoreMacMismatch, type KeystoreV3, decryptKeystore, encryptKeystore, keystoreFileName, randomPrivateKey } from '../../src/chain/keystore-v3.js';
+import { KeystoreMacMismatch, type KeystoreV3, decryptKeystore, encryptKeystore, keystoreFileName, randomPrivateKey } from '../../src/chain/keys/keystore-v3.js';
 
 // The two test vectors of the Web3 Secret Storage Definition (password "testpassword").
 const VECTOR_KEY = '0x7a28b5ba57c53603b0b07b56bba752f7784bf506fa95edc395f5cf6c7514fe9d';

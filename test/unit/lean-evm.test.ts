@@ -11,10 +11,10 @@ import { EVM, type EVMResult, NobleBN254 } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { Interface } from 'ethers';
-import { createRskCommon } from '../../src/chain/common.js';
+import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 import { ANALYSED_CODE_BYTES, LeanEVM } from '../../src/chain/evm/lean-evm.js';
 import { writeWord } from '../../src/chain/evm/mstore.js';
-import { Execution } from '../../src/chain/execution.js';
+import { Execution } from '../../src/chain/exec/execution.js';
 import { contracts } from '../fixtures/contracts.js';
 
 const CALLER = createAddressFromString('0x00000000000000000000000000000000000000cc');

@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLevel } from 'memory-level';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
-import { candidateBlocks, logIndexKeys, logMatches, matchesInBlock, type LogCriteria } from '../../src/chain/log-index.js';
-import type { BlockReceipts, LogRecord, ReceiptRecord } from '../../src/chain/receipt.js';
-import { type Kv, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from '../../src/chain/store-keys.js';
+import { candidateBlocks, logIndexKeys, logMatches, matchesInBlock, type LogCriteria } from '../../src/chain/storage/log-index.js';
+import type { BlockReceipts, LogRecord, ReceiptRecord } from '../../src/chain/records/receipt.js';
+import { type Kv, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from '../../src/chain/storage/keys.js';
 
 const bytes = (fill: number, length: number) => new Uint8Array(length).fill(fill);
 const topic = (fill: number) => bytes(fill, 32);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru } from '../../src/chain/lru.js';
+import { Lru } from '../../src/util/lru.js';
 
 describe('Lru (two generations)', () => {
   it('never holds more than its capacity, whatever the order of reads and writes', () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { COMPACT_MIN_DEAD_BYTES, LARGE_VALUE_BYTES, MemoryKv, SLAB_BYTES } from '../../src/chain/memory-kv.js';
-import { encodeNumber, logAddressPrefix, metaKey, stateNodeKey } from '../../src/chain/store-keys.js';
+import { COMPACT_MIN_DEAD_BYTES, LARGE_VALUE_BYTES, MemoryKv, SLAB_BYTES } from '../../src/chain/storage/memory-kv.js';
+import { encodeNumber, logAddressPrefix, metaKey, stateNodeKey } from '../../src/chain/storage/keys.js';
 
 const of = (...values: number[]) => Uint8Array.from(values);
 /** `length` bytes that differ with `seed` (at least 4). */

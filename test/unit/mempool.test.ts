@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
-import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/common.js';
-import { Mempool, type PoolTx, orderForBlock } from '../../src/chain/mempool.js';
-import { txRecordFromLegacyTx } from '../../src/chain/transaction.js';
+import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/evm/rsk-common.js';
+import { Mempool, type PoolTx, orderForBlock } from '../../src/chain/pool/mempool.js';
+import { txRecordFromLegacyTx } from '../../src/chain/records/transaction.js';
 import { COW, COW1 } from '../helpers/node.js';
 
 const common = createRskCommon(31, 'rsk-testnet');

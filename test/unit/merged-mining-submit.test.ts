@@ -1,5 +1,5 @@
 /**
- * The pure half of merged-mining submissions (src/chain/mining/submit.ts): Bitcoin parsing, the
+ * The pure half of merged-mining submissions (src/chain/merged-mining/submit.ts): Bitcoin parsing, the
  * tag search and the three solution forms. Transactions come from @scure/btc-signer; the proofs
  * are checked with the node's validator against the node's own proof builder.
  */
@@ -17,8 +17,8 @@ import {
   solutionFromBlock,
   solutionFromMerkleHashes,
   solutionFromTxHashes,
-} from '../../src/chain/mining/submit.js';
-import { RSK_TAG, coinbaseMerkleProof, validateMergedMiningProof } from '../../src/chain/merged-mining.js';
+} from '../../src/chain/merged-mining/submit.js';
+import { RSK_TAG, coinbaseMerkleProof, validateMergedMiningProof } from '../../src/chain/merged-mining/proof.js';
 
 const HASH = sha256(new TextEncoder().encode('work'));
 const OTHER = sha256(new TextEncoder().encode('other work'));

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
-import { sha256Midstate, sha256Resume } from '../../src/chain/sha256-midstate.js';
+import { sha256Midstate, sha256Resume } from '../../src/chain/bitcoin/midstate.js';
 import {
   RSK_TAG,
   btcHeaderHash,
@@ -13,7 +13,7 @@ import {
   powTarget,
   validateMergedMiningProof,
   type MergedMiningProof,
-} from '../../src/chain/merged-mining.js';
+} from '../../src/chain/merged-mining/proof.js';
 
 const HASH = sha256(utf8ToBytes('block for merged mining'));
 const TIME = 1_700_000_000;

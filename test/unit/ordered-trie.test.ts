@@ -1,7 +1,7 @@
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
-import { orderedTrieRoot } from '../../src/chain/ordered-trie.js';
+import { orderedTrieRoot } from '../../src/chain/state/ordered-trie.js';
 
 async function referenceRoot(values: Uint8Array[]): Promise<Uint8Array> {
   const trie = new MerklePatriciaTrie();

@@ -1,5 +1,5 @@
 /**
- * src/chain/proofs.ts: receipt-trie paths and EIP-1186 state proofs, each checked by two verifiers
+ * src/chain/state/proofs.ts: receipt-trie paths and EIP-1186 state proofs, each checked by two verifiers
  * that did not produce them: the hand-written walker of test/helpers/mpt-verify.ts (ethers' RLP and
  * keccak256 only) and @ethereumjs/mpt's `verifyMerkleProof` with the expected root.
  */
@@ -18,8 +18,8 @@ import {
   bytesToHex,
 } from '@ethereumjs/util';
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
-import { orderedTrieRoot, orderedTrieWithPaths } from '../../src/chain/ordered-trie.js';
-import { IndexedTrie, accountProof, indexedTrieProof, slotKey } from '../../src/chain/proofs.js';
+import { orderedTrieRoot, orderedTrieWithPaths } from '../../src/chain/state/ordered-trie.js';
+import { IndexedTrie, accountProof, indexedTrieProof, slotKey } from '../../src/chain/state/proofs.js';
 import { EMPTY_TRIE_ROOT, decodeAccount, decodeStorageValue, verifySecureTrieProof, verifyTrieProof } from '../helpers/mpt-verify.js';
 
 const hex = (nodes: Uint8Array[]) => nodes.map((n) => bytesToHex(n));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { type BlockReceipts, type ReceiptRecord, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/receipt.js';
+import { type BlockReceipts, type ReceiptRecord, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/records/receipt.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 const EMPTY = new Uint8Array(0);

@@ -2,7 +2,7 @@ import { type Input, type NestedUint8Array, RLP, decode as libraryDecode, encode
 import { BranchMPTNode, LeafMPTNode, decodeMPTNode } from '@ethereumjs/mpt';
 import { Account } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { rlpDecode, rlpEncode, useFastRlp } from '../../src/chain/rlp.js';
+import { rlpDecode, rlpEncode, useFastRlp } from '../../src/chain/base/rlp.js';
 import { generator } from '../helpers/random.js';
 
 /** Byte strings around every length boundary of RLP (0, 1, 55, 56, 255, 256, 65,536) and lists of them. */

@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { EVM } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, bytesToBigInt, bytesToHex, createAddressFromString, hexToBytes } from '@ethereumjs/util';
-import { createRskCommon } from '../../src/chain/common.js';
-import { Execution } from '../../src/chain/execution.js';
+import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
+import { Execution } from '../../src/chain/exec/execution.js';
 
 const A = createAddressFromString('0x00000000000000000000000000000000000000aa');
 const B = createAddressFromString('0x00000000000000000000000000000000000000bb');

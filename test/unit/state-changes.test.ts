@@ -9,8 +9,8 @@ import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Account, Address, MapDB, ValueEncoding, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { DirectPathTrie } from '../../src/chain/direct-path-trie.js';
-import { ChangeTrackingStateManager, slotKey } from '../../src/chain/state-changes.js';
+import { DirectPathTrie } from '../../src/chain/state/trie.js';
+import { ChangeTrackingStateManager, slotKey } from '../../src/chain/state/tracking-state-manager.js';
 import { generator } from '../helpers/random.js';
 
 const ADDRESSES = Array.from({ length: 4 }, (_, i) => new Address(new Uint8Array(20).fill(i + 1)));

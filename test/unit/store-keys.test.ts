@@ -1,6 +1,6 @@
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { stateNodeKey, stateNodeKeyOfHex } from '../../src/chain/store-keys.js';
+import { stateNodeKey, stateNodeKeyOfHex } from '../../src/chain/storage/keys.js';
 
 describe('store keys', () => {
   it('names a trie node the same from its hash bytes and from the hex the trie keys it by', () => {

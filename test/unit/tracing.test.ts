@@ -7,10 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Account, Address, type BatchDBOp, type DB, KECCAK256_RLP, hexToBytes } from '@ethereumjs/util';
-import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/common.js';
-import { Execution } from '../../src/chain/execution.js';
-import type { RskHeader } from '../../src/chain/header.js';
-import { remascTransaction, txRecordFromLegacyTx } from '../../src/chain/transaction.js';
+import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/evm/rsk-common.js';
+import { Execution } from '../../src/chain/exec/execution.js';
+import type { RskHeader } from '../../src/chain/records/header.js';
+import { remascTransaction, txRecordFromLegacyTx } from '../../src/chain/records/transaction.js';
 import { decodeRevertReason } from '../../src/chain/tracing/call-tracer.js';
 import { replayBlock } from '../../src/chain/tracing/replay.js';
 import { structLogTrace } from '../../src/chain/tracing/struct-log.js';

@@ -4,8 +4,8 @@ import { createLegacyTxFromRLP } from '@ethereumjs/tx';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { Transaction, Wallet } from 'ethers';
-import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/common.js';
-import { remascTransaction, txRecordFromLegacyTx, txRecordFromStored } from '../../src/chain/transaction.js';
+import { RSK_TX_PARAMS, createRskCommon } from '../../src/chain/evm/rsk-common.js';
+import { remascTransaction, txRecordFromLegacyTx, txRecordFromStored } from '../../src/chain/records/transaction.js';
 import { COW, COW1 } from '../helpers/node.js';
 
 const REMASC = hexToBytes('0000000000000000000000000000000001000008');

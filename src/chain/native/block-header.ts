@@ -21,7 +21,7 @@
  * - This node mines no uncles, so getUncleCoinbaseAddress answers empty bytes for any index ≥ 0.
  */
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import type { RskBlock } from '../block.js';
+import type { RskBlock } from '../records/block.js';
 import { type AbiType, type AbiValue, encodeBytes, javaBigIntegerBytes } from './abi.js';
 import { type NativeMethod, NativeMethodError, dataGas, nativeContract } from './method.js';
 import type { NativeCall } from './types.js';

@@ -5,8 +5,8 @@
  * a `NativeContract`; `registry.ts` turns them into the EVM's custom precompiles.
  */
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import type { RskBlock } from '../block.js';
-import type { RskHeader } from '../header.js';
+import type { RskBlock } from '../records/block.js';
+import type { RskHeader } from '../records/header.js';
 
 /** What a native contract sees of the call that reached it. */
 export interface NativeCall {

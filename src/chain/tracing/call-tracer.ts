@@ -7,8 +7,8 @@
  * their logs (dropped from failed frames and their children); onlyTopCall keeps only the top frame.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { REMASC_ADDRESS, ZERO_ADDRESS } from '../addresses.js';
-import { errorString, panicCode } from '../revert-data.js';
+import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
+import { errorString, panicCode } from '../exec/revert-data.js';
 import { gethError } from './errors.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';

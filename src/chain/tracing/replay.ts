@@ -12,13 +12,13 @@ import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
 import { runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
-import { rskTxOptions } from '../common.js';
-import type { Execution } from '../execution.js';
-import type { RskHeader } from '../header.js';
-import { Lru } from '../lru.js';
-import { OverlayDb } from '../state-db.js';
+import { rskTxOptions } from '../evm/rsk-common.js';
+import type { Execution } from '../exec/execution.js';
+import type { RskHeader } from '../records/header.js';
+import { Lru } from '../../util/lru.js';
+import { OverlayDb } from '../storage/state-db.js';
 import { startDeadline, withDeadline } from '../evm/deadline.js';
-import type { TxRecord } from '../transaction.js';
+import type { TxRecord } from '../records/transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
 
 /** A block to trace: its header and transactions (REMASC last), and the state it was built on. */

@@ -8,7 +8,7 @@ import { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from '..
 import { callTrace } from '../../chain/tracing/call-tracer.js';
 import { structLogTrace } from '../../chain/tracing/struct-log.js';
 import type { TraceTarget, TracedTx } from '../../chain/tracing/replay.js';
-import { blockTarget, pendingTarget, trace } from '../../chain/tracing/tracer.js';
+import { blockTarget, pendingTarget, trace } from '../../chain/tracing/trace.js';
 import { type RpcContext, method } from '../context.js';
 import { ErrorCode, InvalidParams, RpcError } from '../errors.js';
 import { blockSelector, hash32, makeDecoder, params } from '../params.js';

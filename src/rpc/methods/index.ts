@@ -10,7 +10,7 @@ import { ethTransactionMethods } from './eth-transactions.js';
 import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
-import { testControlMethods } from './evm.js';
+import { testControlMethods } from './test-control.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';

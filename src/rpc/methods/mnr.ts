@@ -1,12 +1,12 @@
 /**
  * Merged mining (rskj's mnr_ module, reference 6.5) and the Ethereum work methods (eth_getWork and
- * friends) answered for an RSK chain. The chain keeps the work (chain/mining/work.ts) and imports
- * solutions (chain/mining/submit.ts); these handlers decode rskj's formats and shape its answers.
+ * friends) answered for an RSK chain. The chain keeps the work (chain/merged-mining/work.ts) and imports
+ * solutions (chain/merged-mining/submit.ts); these handlers decode rskj's formats and shape its answers.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { MINER_ACCOUNT } from '../../chain/accounts.js';
+import { MINER_ACCOUNT } from '../../chain/keys/accounts.js';
 import type { Chain } from '../../chain/chain.js';
-import { workTarget } from '../../chain/mining/work.js';
+import { workTarget } from '../../chain/merged-mining/work.js';
 import {
   type BitcoinSolution,
   BitcoinDataError,
@@ -14,7 +14,7 @@ import {
   solutionFromMerkleHashes,
   solutionFromTxHashes,
   submitSolution,
-} from '../../chain/mining/submit.js';
+} from '../../chain/merged-mining/submit.js';
 import { method, type RpcContext } from '../context.js';
 import { InvalidParams, RpcError } from '../errors.js';
 import { quantity } from '../format.js';

@@ -1,13 +1,13 @@
 /**
  * personal_: accounts held by the node, after rskj's PersonalModuleWalletEnabled (reference 10.8).
- * The keys live in the chain's NodeWallet (src/chain/wallet.ts); these handlers only translate.
+ * The keys live in the chain's NodeWallet (src/chain/keys/wallet.ts); these handlers only translate.
  *
  * Where rskj answers a bare "Internal server error" (-32603) we keep the code and say what went
  * wrong: its own exception texts where it has one ("... could not be found in this node"), geth's
  * "could not decrypt key with given password" for a wrong passphrase.
  */
 import { bytesToHex, setLengthLeft, unprefixedHexToBytes } from '@ethereumjs/util';
-import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/wallet.js';
+import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/keys/wallet.js';
 import { method, type RpcContext } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
 import { ParamError, address, callRequest, describe, makeDecoder, noParams, params, shown } from '../params.js';

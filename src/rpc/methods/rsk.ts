@@ -4,11 +4,11 @@
  * generated from one list, so `rpc_modules` and the docs see both.
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { RskBlock } from '../../chain/block.js';
-import { encodeHeaderForHash } from '../../chain/header.js';
-import { Lru } from '../../chain/lru.js';
-import { IndexedTrie } from '../../chain/proofs.js';
-import { encodeRskReceipt } from '../../chain/receipt.js';
+import type { RskBlock } from '../../chain/records/block.js';
+import { encodeHeaderForHash } from '../../chain/records/header.js';
+import { Lru } from '../../util/lru.js';
+import { IndexedTrie } from '../../chain/state/proofs.js';
+import { encodeRskReceipt } from '../../chain/records/receipt.js';
 import { type RpcContext, method } from '../context.js';
 import { InternalError } from '../errors.js';
 import { blockSelector, hash32, params } from '../params.js';

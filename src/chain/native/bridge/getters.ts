@@ -4,7 +4,7 @@
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
 import { hexToBytes } from '@noble/hashes/utils.js';
-import { btcChainHead, emulatedBridgeState } from '../bridge-state.js';
+import { btcChainHead, emulatedBridgeState } from './state.js';
 import {
   BTC_TX_NOT_PROCESSED_HEIGHT,
   GENESIS_FEE_PER_KB_SATOSHIS,

@@ -22,8 +22,8 @@
 import { RLP } from '@ethereumjs/rlp';
 import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
-import { REMASC_ADDRESS } from '../../addresses.js';
-import type { RskBlock } from '../../block.js';
+import { REMASC_ADDRESS } from '../../base/addresses.js';
+import type { RskBlock } from '../../records/block.js';
 import { encodeBytes, selector } from '../abi.js';
 import type { NativeContract, NativeResult } from '../types.js';
 import {

@@ -1,0 +1,147 @@
+/**
+ * Test control (evm_*, hardhat_*, anvil_*): the miner's clock, snapshots and reverts (a head pointer
+ * move and deletion of the blocks above, never a replay), reset to genesis, in-place changes of the
+ * latest state (setBalance & co., as Hardhat and anvil make them: the head keeps its hash) and
+ * dropping pooled transactions.
+ */
+import type { Common } from '@ethereumjs/common';
+import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { createLegacyTxFromRLP } from '@ethereumjs/tx';
+import { Account, Address, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { OVERRIDE_META, overrideRecord } from './head.js';
+import type { ChainParts } from './parts.js';
+import { ChainError } from './errors.js';
+import { MAX_NONCE } from './pool/send-fields.js';
+import { Snapshots } from './snapshots.js';
+import { rskTxOptions } from './evm/rsk-common.js';
+import { txRecordFromLegacyTx } from './records/transaction.js';
+import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
+
+export class TestControl {
+  private readonly snapshots = new Snapshots();
+
+  constructor(private readonly parts: ChainParts) {}
+
+  /** rskj: positive values add to the offset the next block consumes; returns the offset. */
+  increaseTime(seconds: bigint): Promise<bigint> {
+    const { lock, clock, head } = this.parts;
+    return lock.run(async () => {
+      const offset = clock.increase(seconds);
+      head.changed();
+      return offset;
+    });
+  }
+
+  setNextBlockTimestamp(timestamp: bigint): Promise<void> {
+    const { lock, clock, head } = this.parts;
+    return lock.run(async () => {
+      clock.setNext(timestamp, head.block.header.timestamp);
+      head.changed();
+    });
+  }
+
+  snapshot(): Promise<bigint> {
+    const { lock, store, head, clock, pool } = this.parts;
+    return lock.run(async () => {
+      // From now on blocks can be dropped by a revert: remember the nodes each one adds.
+      store.revertedNodes.setTracking(true);
+      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved() });
+    });
+  }
+
+  /** Restores a snapshot; false when there is none with that id. */
+  revert(id: bigint): Promise<boolean> {
+    const { lock, clock, pool } = this.parts;
+    return lock.run(async () => {
+      const snapshot = this.snapshots.revertTo(id);
+      if (snapshot === undefined) return false;
+      await this.rewind(snapshot.headNumber, snapshot.stateRoot);
+      clock.restore(snapshot.clock);
+      pool.restore(snapshot.pool, (saved) => pooledAgain(saved, this.parts.common));
+      return true;
+    });
+  }
+
+  /** Back to genesis: every block above it, every snapshot and the pool are dropped. */
+  reset(): Promise<void> {
+    const { lock, store, clock, pool } = this.parts;
+    return lock.run(async () => {
+      this.snapshots.clear();
+      const genesis = (await store.getBlock(0n))!;
+      await this.rewind(0n, genesis.header.stateRoot);
+      store.revertedNodes.setTracking(false);
+      clock.reset();
+      pool.clear();
+    });
+  }
+
+  private async rewind(number: bigint, stateRoot: Uint8Array): Promise<void> {
+    const { store, head, events } = this.parts;
+    const target = (await store.getBlock(number))!;
+    const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
+    const removed = await store.truncateAbove(number, head.block.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
+    head.rewound(target, stateRoot, removed);
+    if (removed.length > 0) events.emit('rewind', removed, target);
+  }
+
+  setBalance(address: Address, balance: bigint): Promise<void> {
+    return this.modifyAccount(address, (account) => (account.balance = balance));
+  }
+
+  setNonce(address: Address, nonce: bigint): Promise<void> {
+    if (nonce >= MAX_NONCE) throw new ChainError('invalidArgument', `nonce ${nonce} is out of range: an account nonce must stay below 2^64-1 (EIP-2681)`);
+    return this.modifyAccount(address, (account) => (account.nonce = nonce));
+  }
+
+  setCode(address: Address, code: Uint8Array): Promise<void> {
+    return this.modifyState((state) => state.putCode(address, code));
+  }
+
+  setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    return this.modifyState((state) => state.putStorage(address, slot, value));
+  }
+
+  /** Removes a pooled transaction (hardhat_/anvil_dropTransaction); false when it is not pooled. */
+  dropTransaction(hash: Uint8Array): Promise<boolean> {
+    const { lock, pool, head } = this.parts;
+    return lock.run(async () => {
+      const entry = pool.get(hash);
+      if (entry === undefined) return false;
+      pool.remove(entry);
+      head.changed();
+      return true;
+    });
+  }
+
+  private modifyAccount(address: Address, change: (account: Account) => void): Promise<void> {
+    return this.modifyState(async (state) => {
+      const account = (await state.getAccount(address)) ?? new Account();
+      change(account);
+      await state.putAccount(address, account);
+    });
+  }
+
+  /** Changes the latest state in place; the change is persisted with the head it belongs to. */
+  private modifyState(change: (state: MerkleStateManager) => Promise<void>): Promise<void> {
+    const { lock, head, execution, store } = this.parts;
+    return lock.run(async () => {
+      const state = execution.stateManager(store.stateDb, head.stateRoot);
+      await change(state);
+      const root = await state.getStateRoot();
+      await store.commitState(OVERRIDE_META, overrideRecord(head.block, root), head.block.header.number);
+      head.overridden(root);
+    });
+  }
+}
+
+/**
+ * A pooled transaction rebuilt from a snapshot's bytes for a revert: the same fields and
+ * signature (so the same hash), and the saved sender, which also covers impersonated ones, whose
+ * placeholder signature names no one (impersonation.ts).
+ */
+function pooledAgain({ raw, sender, sequence }: SavedPoolTx, common: Common): PoolTx {
+  const tx = createLegacyTxFromRLP(raw, { ...rskTxOptions(common), freeze: false });
+  const from = new Address(hexToBytes(sender as `0x${string}`));
+  tx.getSenderAddress = () => from;
+  return { tx, record: txRecordFromLegacyTx(tx, raw), sender, sequence };
+}

@@ -1,0 +1,237 @@
+/**
+ * Runs read-only executions (eth_call, eth_estimateGas attempts) over a StateView (head-state.ts),
+ * undoing every change after each run. Making an EVM costs about a millisecond (profiled: the
+ * constructor rebuilds the opcode table and precompiles), more than a call, so EVMs are not made
+ * per call nor per head: each chain keeps up to IDLE_ENGINES idle EVMs with their read-only state
+ * managers ("engines"), and a run takes one, points it at its runner's view and hands it back.
+ * The head keeps one runner, whose view keeps what earlier calls read; a runner's runs are
+ * serialized, so one runner uses one engine at a time.
+ */
+import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
+import type { EVM } from '@ethereumjs/evm';
+import { OriginalStorageCache } from '@ethereumjs/statemanager';
+import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import type { Execution } from './execution.js';
+import { type StateReader, type StateView, copyAccount } from '../state/flat-view.js';
+
+/** Idle engines a chain keeps; more exist only while more runners run at once. */
+export const IDLE_ENGINES = 2;
+
+interface Engine {
+  evm: EVM;
+  state: CallState;
+}
+
+const idleEngines = new WeakMap<Execution, Engine[]>();
+
+async function takeEngine(execution: Execution, view: StateView): Promise<Engine> {
+  let engine = idleEngines.get(execution)?.pop();
+  if (engine === undefined) {
+    const state = new CallState(view);
+    engine = { evm: (await execution.runtime()).evm(state), state };
+  }
+  engine.state.use(view);
+  return engine;
+}
+
+function returnEngine(execution: Execution, engine: Engine): void {
+  engine.state.use(undefined);
+  let idle = idleEngines.get(execution);
+  if (idle === undefined) idleEngines.set(execution, (idle = []));
+  if (idle.length < IDLE_ENGINES) idle.push(engine);
+}
+
+export class CallRunner {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly execution: Execution,
+    readonly view: StateView,
+  ) {}
+
+  get stateRoot(): Uint8Array {
+    return this.view.stateRoot;
+  }
+
+  run<T>(execute: (evm: EVM) => Promise<T>): Promise<T> {
+    const task = async () => {
+      const engine = await takeEngine(this.execution, this.view);
+      const { evm } = engine;
+      // Not journal.cleanup(): its EIP-161 sweep reads every touched account to delete the empty
+      // ones from the state, whose layers takeEngine dropped already.
+      evm.journal.cleanJournal();
+      evm.transientStorage.clear();
+      let result: T;
+      try {
+        result = await execute(evm);
+      } catch (err) {
+        // The EVM's own checkpoints may be unbalanced now: the engine is not used again.
+        engine.state.use(undefined);
+        throw err;
+      }
+      returnEngine(this.execution, engine);
+      return result;
+    };
+    const result = this.queue.then(task, task);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}
+
+/** One checkpoint level of a call's writes. */
+interface Layer {
+  accounts: Map<string, Account | undefined>;
+  code: Map<string, Uint8Array>;
+  /** Address hex ‖ slot hex → value in its shortest form. */
+  storage: Map<string, Uint8Array>;
+  /** Addresses whose storage was cleared at this level (CREATE, SELFDESTRUCT). */
+  cleared: Set<string>;
+}
+
+function emptyLayer(): Layer {
+  return { accounts: new Map(), code: new Map(), storage: new Map(), cleared: new Set() };
+}
+
+const EMPTY = new Uint8Array(0);
+
+const idle = (): never => {
+  throw new Error('an idle call engine has no state to read');
+};
+/** The view of an engine between runs: nothing may read through it. */
+const NO_VIEW: StateReader = { getAccount: idle, getCode: idle, getStorage: idle };
+
+/**
+ * The state manager of read-only executions: writes stay in checkpoint layers in memory, reads
+ * fall through them to the view. It never writes to the trie, so a call cannot change state.
+ */
+export class CallState implements StateManagerInterface {
+  private layers: Layer[] = [emptyLayer()];
+  originalStorageCache = new OriginalStorageCache(this.getStorage.bind(this));
+
+  constructor(private view: StateReader) {}
+
+  /** Forgets every write; the next run reads `view` (none: an idle engine, which must not read). */
+  use(view: StateReader | undefined): void {
+    this.view = view ?? NO_VIEW;
+    this.layers = [emptyLayer()];
+    this.originalStorageCache.clear();
+  }
+
+  private get top(): Layer {
+    return this.layers[this.layers.length - 1]!;
+  }
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = address.toString();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const accounts = this.layers[i]!.accounts;
+      if (accounts.has(key)) {
+        const account = accounts.get(key);
+        return account === undefined ? undefined : copyAccount(account);
+      }
+    }
+    return this.view.getAccount(address);
+  }
+
+  async putAccount(address: Address, account?: Account): Promise<void> {
+    this.top.accounts.set(address.toString(), account === undefined ? undefined : copyAccount(account));
+  }
+
+  async deleteAccount(address: Address): Promise<void> {
+    const key = address.toString();
+    this.top.accounts.set(key, undefined);
+    this.top.code.set(key, EMPTY);
+    await this.clearStorage(address);
+  }
+
+  async modifyAccountFields(address: Address, fields: AccountFields): Promise<void> {
+    const account = (await this.getAccount(address)) ?? new Account();
+    if (fields.nonce !== undefined) account.nonce = fields.nonce;
+    if (fields.balance !== undefined) account.balance = fields.balance;
+    if (fields.storageRoot !== undefined) account.storageRoot = fields.storageRoot;
+    if (fields.codeHash !== undefined) account.codeHash = fields.codeHash;
+    await this.putAccount(address, account);
+  }
+
+  async putCode(address: Address, value: Uint8Array): Promise<void> {
+    this.top.code.set(address.toString(), value);
+    await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
+  }
+
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = address.toString();
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const code = this.layers[i]!.code.get(key);
+      if (code !== undefined) return code;
+    }
+    return this.view.getCode(address);
+  }
+
+  async getCodeSize(address: Address): Promise<number> {
+    return (await this.getCode(address)).length;
+  }
+
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    const owner = address.toString();
+    const key = `${owner}${bytesToHex(slot)}`;
+    for (let i = this.layers.length - 1; i >= 0; i--) {
+      const layer = this.layers[i]!;
+      const value = layer.storage.get(key);
+      if (value !== undefined) return value;
+      if (layer.cleared.has(owner)) return EMPTY;
+    }
+    return this.view.getStorage(address, slot);
+  }
+
+  async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
+    this.top.storage.set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
+  }
+
+  async clearStorage(address: Address): Promise<void> {
+    const owner = address.toString();
+    const top = this.top;
+    for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
+    top.cleared.add(owner);
+  }
+
+  async checkpoint(): Promise<void> {
+    this.layers.push(emptyLayer());
+  }
+
+  /** Folds the top layer into the one below. */
+  async commit(): Promise<void> {
+    const top = this.layers.pop()!;
+    const below = this.top;
+    for (const owner of top.cleared) {
+      for (const key of below.storage.keys()) if (key.startsWith(owner)) below.storage.delete(key);
+      below.cleared.add(owner);
+    }
+    for (const [key, value] of top.storage) below.storage.set(key, value);
+    for (const [key, value] of top.accounts) below.accounts.set(key, value);
+    for (const [key, value] of top.code) below.code.set(key, value);
+  }
+
+  async revert(): Promise<void> {
+    this.layers.pop();
+    if (this.layers.length === 0) this.layers.push(emptyLayer());
+  }
+
+  async getStateRoot(): Promise<Uint8Array> {
+    throw new Error('a read-only execution has no state root');
+  }
+
+  async setStateRoot(): Promise<void> {
+    throw new Error('a read-only execution cannot move to another state root');
+  }
+
+  async hasStateRoot(): Promise<boolean> {
+    return false;
+  }
+
+  clearCaches(): void {}
+
+  shallowCopy(): StateManagerInterface {
+    return new CallState(this.view);
+  }
+}

@@ -1,0 +1,126 @@
+/** eth_call and eth_estimateGas: execution against a block's state that creates no transaction. */
+import { createLegacyTx } from '@ethereumjs/tx';
+import { Address } from '@ethereumjs/util';
+import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
+import type { CallRunner } from './call-runner.js';
+import { rskTxOptions } from '../evm/rsk-common.js';
+import { ExecutionReverted } from '../errors.js';
+import { type Deadline, startDeadline, withDeadline } from '../evm/deadline.js';
+import type { Execution } from './execution.js';
+import type { RskHeader } from '../records/header.js';
+
+/** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
+export const GAS_ESTIMATION_CAP = 6_800_000n;
+
+export interface CallParams {
+  from?: Address;
+  to?: Address;
+  gas?: bigint;
+  gasPrice?: bigint;
+  value?: bigint;
+  data?: Uint8Array;
+}
+
+export interface CallResult {
+  returnValue: Uint8Array;
+  gasUsed: bigint;
+  reverted: boolean;
+  /** Set when execution failed for a reason other than REVERT (rskj answers these without error). */
+  error: string | undefined;
+}
+
+const ZERO = new Address(new Uint8Array(20));
+
+type CallBlock = ReturnType<Execution['headerBlock']>;
+/**
+ * The block environment of calls at a header, made once per header object: the EVM only reads it,
+ * and a header belongs to one chain. Entries go with their headers.
+ */
+const callBlocks = new WeakMap<RskHeader, CallBlock>();
+
+function callBlock(execution: Execution, header: RskHeader): CallBlock {
+  let block = callBlocks.get(header);
+  if (block === undefined) {
+    block = execution.headerBlock(header, 0n, true);
+    callBlocks.set(header, block);
+  }
+  return block;
+}
+
+function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
+  return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
+}
+
+function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
+  const caller = params.from ?? ZERO;
+  return evm.runCall({
+    caller,
+    origin: caller,
+    to: params.to,
+    value: params.value ?? 0n,
+    data: params.data ?? new Uint8Array(0),
+    gasLimit,
+    gasPrice: params.gasPrice ?? 0n,
+    // rskj's eth_call checks neither nonce nor balance.
+    skipBalance: true,
+    block: callBlock(execution, header),
+  });
+}
+
+export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
+  const cap = execution.callGasCap;
+  const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
+  const result = await execute(execution, runner, header, params, gas, startDeadline(execution.timeoutMs));
+  const error = result.execResult.exceptionError;
+  return {
+    returnValue: result.execResult.returnValue,
+    gasUsed: result.execResult.executionGasUsed,
+    reverted: isRevert(error),
+    error: error === undefined || isRevert(error) ? undefined : error.error,
+  };
+}
+
+function intrinsicGas(execution: Execution, params: CallParams): bigint {
+  const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, rskTxOptions(execution.common));
+  return tx.getIntrinsicGas();
+}
+
+/**
+ * The least gas limit with which the transaction succeeds, found by binary search on our own EVM
+ * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
+ * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
+ */
+export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
+  // One deadline for the whole search, not one per attempt.
+  const deadline = startDeadline(execution.timeoutMs);
+  let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
+  if (execution.callGasCap < cap) cap = execution.callGasCap;
+  if (params.gas !== undefined && params.gas < cap) cap = params.gas;
+  const intrinsic = intrinsicGas(execution, params);
+  const attempt = async (gas: bigint) =>
+    gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic, deadline);
+  const succeeds = async (gas: bigint) => {
+    const result = await attempt(gas);
+    return result !== undefined && result.execResult.exceptionError === undefined;
+  };
+
+  const first = await attempt(cap);
+  if (first === undefined) return cap;
+  const error = first.execResult.exceptionError;
+  if (isRevert(error)) throw new ExecutionReverted(first.execResult.returnValue);
+  if (error !== undefined) return cap;
+
+  let low = intrinsic + first.execResult.executionGasUsed;
+  if (await succeeds(low)) return low;
+  let high = cap;
+  while (high - low > 1n) {
+    const middle = (low + high) / 2n;
+    if (await succeeds(middle)) high = middle;
+    else low = middle;
+  }
+  return high;
+}
+
+function isRevert(error: EVMError | undefined): boolean {
+  return error?.error === EVMError.errorMessages.REVERT;
+}

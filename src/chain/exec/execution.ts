@@ -1,0 +1,143 @@
+/**
+ * The bridge to @ethereumjs: state managers over the chain's trie, the block context the EVM reads
+ * (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...), and the EVM side (evm-runtime.ts), which
+ * is loaded on first need: @ethereumjs/vm and /evm were most of the node's start-up time, and
+ * reading state needs neither.
+ */
+import type { Common, StateManagerInterface } from '@ethereumjs/common';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
+import type { RunTxOpts, VM } from '@ethereumjs/vm';
+import { REMASC_ADDRESS } from '../base/addresses.js';
+import type { RskHeader } from '../records/header.js';
+import type { RskBlock } from '../records/block.js';
+import type { EvmRuntime } from './runtime.js';
+import { DirectPathTrie } from '../state/trie.js';
+import { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
+import { startFastKeccak } from '../base/hash.js';
+
+/** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
+export const CALL_GAS_CAP = 10_000_000n;
+/** rskj rpc.timeout: the longest an eth_call, an eth_estimateGas or a trace may execute. */
+export const EXECUTION_TIMEOUT_MS = 5_000;
+
+/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
+export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
+
+export interface BlockContext {
+  number: bigint;
+  timestamp: bigint;
+  difficulty: bigint;
+  gasLimit: bigint;
+  minimumGasPrice: bigint;
+  /** The block's miner (its `coinbase` header field), what the COINBASE opcode pushes. */
+  miner: Uint8Array;
+  /** Gas used by the block's earlier transactions (receipts' cumulative gas). */
+  gasUsed: bigint;
+  /**
+   * True for eth_call/eth_estimateGas, false for a mined (or replayed) transaction: rskj's "local
+   * call" (Transaction.isLocalCallTransaction), which some Bridge methods require. Native contracts
+   * see it as NativeCall.localCall.
+   */
+  localCall: boolean;
+}
+
+/**
+ * A canonical block by number: BLOCKHASH reads its hash, the native contracts (BlockHeader, ...)
+ * the whole block.
+ */
+export type BlockLookup = (number: bigint) => Promise<RskBlock | undefined>;
+
+/** The block type runTx/runCall take; we hand them a plain object with the fields they read. */
+type VmBlock = NonNullable<RunTxOpts['block']>;
+
+const REMASC = new Address(REMASC_ADDRESS);
+
+export class Execution {
+  /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
+  callGasCap = CALL_GAS_CAP;
+  timeoutMs = EXECUTION_TIMEOUT_MS;
+  private runtimeLoad?: Promise<EvmRuntime>;
+
+  constructor(
+    readonly common: Common,
+    /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
+    readonly blocks: BlockLookup,
+  ) {}
+
+  /** The EVM side, loaded and set up once for this chain on the first call. */
+  runtime(): Promise<EvmRuntime> {
+    if (this.runtimeLoad === undefined) {
+      // Executing comes with hashing: the WebAssembly keccak gets ready alongside.
+      void startFastKeccak();
+      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+    }
+    return this.runtimeLoad;
+  }
+
+  /**
+   * A state manager positioned at `root`, reading and writing trie nodes through `db`; it records
+   * what it writes (state-changes.ts), which the block builder hands on with the block.
+   */
+  stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager {
+    const trie = this.trie(db, root);
+    return new ChangeTrackingStateManager({ common: this.common, trie, caches: new Caches() });
+  }
+
+  /**
+   * A read-only state manager at `root` without ethereumjs's caches (whose set-up per instance
+   * cost more than a read): the reader under a StateView, which is the cache.
+   */
+  stateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
+    const trie = this.trie(db, root);
+    return new MerkleStateManager({ common: this.common, trie });
+  }
+
+  /** The state trie at `root` over `db` (keys hashed, as Ethereum's and rskj's state tries). */
+  private trie(db: DB<string, Uint8Array>, root: Uint8Array): DirectPathTrie {
+    return new DirectPathTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+  }
+
+  async vm(stateManager: StateManagerInterface): Promise<VM> {
+    return (await this.runtime()).vm(stateManager);
+  }
+
+  /**
+   * The execution view of an RSK block. Fees are credited to the REMASC contract (RSK pays miners
+   * later through it), so the EVM's coinbase is the REMASC address. The COINBASE opcode
+   * (opcodes.ts) reads the miner from `prevRandao`, which Petersburg never uses.
+   * BASEFEE (RSKIP412) reads `baseFeePerGas`, which carries the block's minimumGasPrice;
+   * Petersburg rules ignore it everywhere else.
+   */
+  /** The execution view of a stored or pending header (eth_call, tracing). */
+  headerBlock(header: RskHeader, gasUsed: bigint, localCall: boolean): VmBlock {
+    return this.contextBlock({
+      number: header.number,
+      timestamp: header.timestamp,
+      difficulty: header.difficulty,
+      gasLimit: header.gasLimit,
+      minimumGasPrice: header.minimumGasPrice,
+      miner: header.coinbase,
+      gasUsed,
+      localCall,
+    });
+  }
+
+  contextBlock(ctx: BlockContext): VmBlock {
+    return {
+      common: this.common,
+      [LOCAL_CALL]: ctx.localCall,
+      header: {
+        number: ctx.number,
+        coinbase: REMASC,
+        timestamp: ctx.timestamp,
+        difficulty: ctx.difficulty,
+        prevRandao: setLengthLeft(ctx.miner, 32),
+        gasLimit: ctx.gasLimit,
+        gasUsed: ctx.gasUsed,
+        baseFeePerGas: ctx.minimumGasPrice,
+        getBlobGasPrice: () => undefined,
+      },
+    } as unknown as VmBlock;
+  }
+}

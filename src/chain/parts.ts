@@ -1,0 +1,42 @@
+/**
+ * What the chain's parts (block production, transaction intake, test control) share: one store,
+ * pool, head, clock and lock per network. Chain (chain.ts) builds them and is the facade over them.
+ */
+import type { EventEmitter } from 'node:events';
+import type { Common } from '@ethereumjs/common';
+import type { RskBlock } from './records/block.js';
+import type { ChainHead } from './head.js';
+import type { Execution } from './exec/execution.js';
+import type { Mempool } from './pool/mempool.js';
+import type { MinerClock } from './mining/clock.js';
+import type { BlockReceipts, ReceiptRecord } from './records/receipt.js';
+import type { SerialLock } from './lock.js';
+import type { ChainStore } from './storage/store.js';
+import type { TxRecord } from './records/transaction.js';
+
+export type NetworkName = 'testnet' | 'mainnet';
+
+export interface ChainEvents {
+  block: [block: RskBlock, receipts: BlockReceipts];
+  rewind: [removed: Array<{ block: RskBlock; receipts: BlockReceipts }>, newHead: RskBlock];
+  pendingTransaction: [tx: TxRecord];
+}
+
+export interface ChainParts {
+  readonly network: NetworkName;
+  readonly common: Common;
+  readonly store: ChainStore;
+  readonly execution: Execution;
+  readonly pool: Mempool;
+  readonly head: ChainHead;
+  readonly clock: MinerClock;
+  /** Every mutation runs under it, so blocks are built one at a time. */
+  readonly lock: SerialLock;
+  /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)
+   *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one. */
+  readonly events: EventEmitter<ChainEvents>;
+}
+
+export function blockReceipts(block: RskBlock, receipts: ReceiptRecord[]): BlockReceipts {
+  return { blockHash: block.hash, blockNumber: block.header.number, txHashes: block.transactions.map((tx) => tx.hash), receipts };
+}

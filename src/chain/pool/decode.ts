@@ -1,0 +1,77 @@
+/** Turns submitted bytes into a legacy transaction, refusing what RSK refuses (reference 7). */
+import type { Common } from '@ethereumjs/common';
+import { RLP } from '@ethereumjs/rlp';
+import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
+import { bytesToBigInt } from '@ethereumjs/util';
+import { rskTxOptions } from '../evm/rsk-common.js';
+import { ChainError } from '../errors.js';
+import { MAX_INITCODE_SIZE } from './validation.js';
+
+const LEGACY_FIELD_COUNT = 9;
+
+/** EIP-2718 transaction types other chains use, so a refusal can name what was sent. */
+const TYPED_ENVELOPES: Record<number, string> = {
+  1: 'an EIP-2930 access-list transaction (type 1)',
+  2: 'an EIP-1559 fee-market transaction (type 2)',
+  3: 'an EIP-4844 blob transaction (type 3)',
+  4: 'an EIP-7702 set-code transaction (type 4)',
+};
+
+const NOT_LEGACY_RLP = 'Invalid input: the bytes are not an RLP-encoded legacy transaction (an RLP list of 9 fields: nonce, gasPrice, gas, to, value, data, v, r, s)';
+
+/** `network` names the chain in the wrong-chain-id message ("testnet"). */
+export function decodeRawTransaction(raw: Uint8Array, common: Common, network: string): LegacyTx {
+  if (raw.length === 0) throw new ChainError('invalidTransaction', 'Invalid input: empty transaction');
+  // An RLP list starts at 0xc0; a lower first byte may be an EIP-2718 type byte.
+  if (raw[0]! < 0xc0) {
+    const envelope = TYPED_ENVELOPES[raw[0]!];
+    if (envelope === undefined) throw new ChainError('invalidTransaction', NOT_LEGACY_RLP);
+    throw new ChainError(
+      'invalidTransaction',
+      `RSK accepts legacy transactions only: the bytes are ${envelope}; sign a legacy transaction (type 0, with a gasPrice) instead`,
+    );
+  }
+  let fields: Uint8Array[];
+  try {
+    const decoded = RLP.decode(raw);
+    if (!Array.isArray(decoded) || decoded.length !== LEGACY_FIELD_COUNT || decoded.some((f) => !(f instanceof Uint8Array))) {
+      throw new Error(`a legacy transaction is an RLP list of ${LEGACY_FIELD_COUNT} byte strings`);
+    }
+    fields = decoded as Uint8Array[];
+  } catch (err) {
+    throw new ChainError('invalidTransaction', `Invalid input: ${(err as Error).message}`);
+  }
+  const v = bytesToBigInt(fields[6]!);
+  if (v >= 35n) {
+    const chainId = (v - 35n) / 2n;
+    const expected = common.chainId();
+    if (chainId !== expected) {
+      throw new ChainError('invalidTransaction', `Invalid chainId: ${chainId}; this key's network (RSK ${network}) expects chain id ${expected}`);
+    }
+  } else if (v !== 27n && v !== 28n) {
+    throw new ChainError('invalidTransaction', `Invalid signature: v = ${v}`);
+  }
+  const tx = legacyTransaction(fields, common);
+  try {
+    tx.getSenderAddress();
+  } catch (err) {
+    throw new ChainError('invalidTransaction', `Invalid signature: ${firstLine((err as Error).message)}`);
+  }
+  return tx;
+}
+
+/** Builds the transaction, naming range errors (nonce, gas, init code size) for what they are. */
+function legacyTransaction(fields: Uint8Array[], common: Common): LegacyTx {
+  const isCreation = fields[3]!.length === 0;
+  if (isCreation && fields[5]!.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
+  try {
+    return createLegacyTxFromBytesArray(fields, rskTxOptions(common));
+  } catch (err) {
+    throw new ChainError('invalidTransaction', `Invalid transaction: ${firstLine((err as Error).message)}`);
+  }
+}
+
+/** ethereumjs appends its debug context to messages; keep the human part. */
+export function firstLine(message: string): string {
+  return message.split(' (tx type=')[0]!.split('\n')[0]!;
+}

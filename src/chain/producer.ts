@@ -1,0 +1,189 @@
+/**
+ * Block production: the next block's template, the miner's VM, mining from the pool (evm_mine,
+ * automine, interval mining) and the pending block (rskj's `pending`), built but not sealed.
+ */
+import { RLP } from '@ethereumjs/rlp';
+import { Address, type DB, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { MINER_ACCOUNT } from './keys/accounts.js';
+import { type RskBlock, blockRlpLength } from './records/block.js';
+import type { BuiltBlock, Executor } from './exec/block-builder.js';
+import { type ChainParts, blockReceipts } from './parts.js';
+import { nextGasLimit, nextMinimumGasPrice } from './mining/economics.js';
+import { ChainError } from './errors.js';
+import { baseHashForMergedMining } from './records/header.js';
+import { type PoolTx, orderForBlock } from './pool/mempool.js';
+import { MAX_TIMESTAMP, timestampTooLarge } from './mining/clock.js';
+import type { MinerTargets } from './mining/targets.js';
+import type { BlockReceipts } from './records/receipt.js';
+import { sealBlock } from './merged-mining/seal.js';
+import { OverlayDb } from './storage/state-db.js';
+
+/** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
+const MINED_EXTRA_DATA = RLP.encode([1, 'rsk-devnode']);
+/** Most blocks one hardhat_mine/anvil_mine call may mine (about a minute and a half of work). */
+export const MAX_BLOCKS_PER_MINE = 100_000n;
+/** hardhat_mine lets HTTP, WebSocket and signals through every so many blocks. */
+const YIELD_EVERY_BLOCKS = 64n;
+
+export interface PendingView extends BuiltBlock {
+  /** Overlay holding the pending block's state. */
+  db: DB<string, Uint8Array>;
+  /** The state the pending block was built on (the head's, when it was built). */
+  parentStateRoot: Uint8Array;
+  hashForMergedMining: Uint8Array;
+  size: number;
+  totalDifficulty: bigint;
+}
+
+export class BlockProducer {
+  /** The mining VM, kept across blocks (building one costs milliseconds). */
+  private miner: (Executor & { root: Uint8Array }) | undefined;
+  private pendingCache: { headHash: Uint8Array; version: number; built: Promise<PendingView> } | undefined;
+
+  constructor(
+    private readonly parts: ChainParts,
+    private readonly targets: MinerTargets,
+  ) {}
+
+  /** Mines one block from the pool (evm_mine, automine, interval mining). */
+  async mine(timestamp?: bigint): Promise<RskBlock> {
+    if (timestamp !== undefined && timestamp > MAX_TIMESTAMP) throw new ChainError('invalidArgument', timestampTooLarge(timestamp));
+    return this.parts.lock.run(async () => (await this.mineLocked(timestamp)).block);
+  }
+
+  /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
+  async mineMany(count: bigint, interval: bigint): Promise<void> {
+    if (count > MAX_BLOCKS_PER_MINE) {
+      throw new ChainError('invalidArgument', `at most ${MAX_BLOCKS_PER_MINE} blocks per call; call again for more`);
+    }
+    const { head, clock, lock } = this.parts;
+    await lock.run(async () => {
+      // Checked before the first block, so a refused call mines nothing.
+      clock.checkRun(head.block.header.timestamp, count, interval);
+      for (let i = 0n; i < count; i++) {
+        await this.mineLocked(i === 0n ? undefined : head.block.header.timestamp + interval);
+        // An in-memory store never yields by itself.
+        if (i % YIELD_EVERY_BLOCKS === YIELD_EVERY_BLOCKS - 1n) await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+  }
+
+  /** Builds, seals and commits one block on the head; the caller holds the lock. */
+  async mineLocked(timestamp?: bigint, poolCandidates?: PoolTx[]): Promise<{ block: RskBlock; built: BuiltBlock }> {
+    const { head, clock, store, execution, pool, events } = this.parts;
+    const parent = head.block;
+    const candidates = poolCandidates ?? (await this.poolCandidates(parent));
+    const miner = await this.minerAt(parent);
+    // While a snapshot is live, what the block overwrites in the miner's caches is kept for evm_revert.
+    miner.stateManager.journalBlock(store.revertedNodes.isTracking ? miner.root : undefined);
+    const now = clock.nowSeconds();
+    const timeTravel = clock.travels(timestamp);
+    let block: RskBlock;
+    let built: BuiltBlock;
+    let receipts: BlockReceipts;
+    try {
+      const { buildBlock } = await execution.runtime();
+      built = await buildBlock(execution, miner, parent, this.template(parent, now, timestamp), candidates);
+      block = await sealBlock(built, parent, (n) => head.blockByNumber(n));
+      receipts = blockReceipts(block, built.receipts);
+      await store.commitBlock(block, receipts, head.irregularRecord());
+    } catch (err) {
+      // A failed block drops the miner: its state may be half-applied.
+      this.miner = undefined;
+      store.stateDb.discardPending();
+      clock.clearPending();
+      throw err;
+    }
+    miner.root = block.header.stateRoot;
+    miner.stateManager.blockBuilt(miner.root);
+    for (const entry of built.included) pool.remove(entry);
+    for (const { entry } of built.invalid) pool.remove(entry);
+    head.advance(block, built.changes);
+    clock.blockMined(block.header.timestamp, now, timeTravel);
+    events.emit('block', block, receipts);
+    return { block, built };
+  }
+
+  /** The miner VM at `parent`'s state: after a revert, reset or state override it moves to the new root. */
+  private async minerAt(parent: RskBlock): Promise<Executor & { root: Uint8Array }> {
+    const { head, execution, store } = this.parts;
+    const root = head.stateRootOf(parent);
+    if (this.miner !== undefined && equalsBytes(this.miner.root, root)) return this.miner;
+    if (this.miner !== undefined) {
+      // Back to a journaled block's state (evm_revert) with its caches, else with empty caches.
+      if (!(await this.miner.stateManager.rewindCachesTo(root, this.miner.root))) await this.miner.stateManager.setStateRoot(root);
+      this.miner.root = root;
+      return this.miner;
+    }
+    const stateManager = execution.stateManager(store.stateDb, root);
+    this.miner = { stateManager, vm: await execution.vm(stateManager), root };
+    return this.miner;
+  }
+
+  /** Pooled transactions that can run on `parent`, in block order. */
+  async poolCandidates(parent: RskBlock): Promise<PoolTx[]> {
+    const { pool, head } = this.parts;
+    if (pool.size === 0) return [];
+    const root = head.stateRootOf(parent);
+    const nonces = new Map<string, bigint>();
+    for (const sender of pool.senderKeys()) {
+      nonces.set(sender, (await head.stateReader(root).getAccount(new Address(hexToBytes(sender as `0x${string}`))))?.nonce ?? 0n);
+    }
+    return orderForBlock(pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
+  }
+
+  /** The next block's minimum gas price, which may be above the latest block's while it rises to a target. */
+  nextMinimumGasPrice(): bigint {
+    const latest = this.parts.head.block.header.minimumGasPrice;
+    const next = nextMinimumGasPrice(latest, this.targets.minGasPrice);
+    return next > latest ? next : latest;
+  }
+
+  /** The next block's fields on `parent` (rskj's block template). */
+  private template(parent: RskBlock, now: bigint, explicit?: bigint) {
+    return {
+      coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
+      extraData: MINED_EXTRA_DATA,
+      timestamp: this.parts.clock.timestampFor(parent.header.timestamp, now, explicit),
+      gasLimit: nextGasLimit(parent.header.gasLimit, this.targets.gasLimit),
+      minimumGasPrice: nextMinimumGasPrice(parent.header.minimumGasPrice, this.targets.minGasPrice),
+      difficulty: parent.header.difficulty,
+    };
+  }
+
+  /** The block the pool would produce next, built on latest without sealing (rskj's `pending`). */
+  pending(): Promise<PendingView> {
+    const { head } = this.parts;
+    const cache = this.pendingCache;
+    if (cache !== undefined && cache.headHash === head.block.hash && cache.version === head.version) return cache.built;
+    const built = this.buildPending();
+    this.pendingCache = { headHash: head.block.hash, version: head.version, built };
+    built.catch(() => (this.pendingCache = undefined));
+    return built;
+  }
+
+  /** Forgets the pending block, so the next `pending()` builds it again (a refreshed mining template). */
+  dropPending(): void {
+    this.pendingCache = undefined;
+  }
+
+  private async buildPending(): Promise<PendingView> {
+    const { head, store, execution, clock } = this.parts;
+    const parent = head.block;
+    const candidates = await this.poolCandidates(parent);
+    const db = new OverlayDb(store.stateDb);
+    const parentStateRoot = head.stateRootOf(parent);
+    const stateManager = execution.stateManager(db, parentStateRoot);
+    const executor = { stateManager, vm: await execution.vm(stateManager) };
+    const { buildBlock } = await execution.runtime();
+    const built = await buildBlock(execution, executor, parent, this.template(parent, clock.nowSeconds()), candidates);
+    return {
+      ...built,
+      db,
+      parentStateRoot,
+      hashForMergedMining: baseHashForMergedMining(built.header),
+      size: blockRlpLength(built.header, built.transactions),
+      totalDifficulty: parent.totalDifficulty + built.header.difficulty,
+    };
+  }
+}

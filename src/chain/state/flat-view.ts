@@ -1,0 +1,141 @@
+/**
+ * A flat, in-memory view of one state root: the accounts, code and storage slots read so far,
+ * kept in front of the Merkle trie so repeated reads at the head (eth_getBalance, eth_call, ...)
+ * skip the trie walk. A state root commits to the whole state, so what a view read at its root
+ * stays right for as long as the view is used at that root.
+ *
+ * When a mined block moves the head on, the view goes on with it (`HeadState.advance`): the
+ * block's miner recorded every account and slot it wrote (state-changes.ts); the new view takes
+ * the written accounts' new values, forgets the written slots, and keeps the rest of what the old
+ * one had read. Any other change of the latest root (evm_revert,
+ * hardhat_reset, hardhat_set*, a merged-mined block, a block that cleared some storage) starts
+ * an empty view, in `drop` or in `HeadState.at`, which never serves a view of another root.
+ */
+import { Account, type Address, equalsBytes } from '@ethereumjs/util';
+import { Lru } from '../../util/lru.js';
+import { type StateChanges, slotKey } from './tracking-state-manager.js';
+
+/**
+ * Accounts and storage slots one view keeps. An entry is about 300 bytes (key string, Account or
+ * 32-byte value, map overhead), so at most about 6 MB.
+ */
+export const STATE_VIEW_ENTRIES = 20_000;
+/** Contract codes one view keeps; at most 24 KB each (EIP-170), so at most about 6 MB. */
+export const STATE_VIEW_CODES = 256;
+
+/** What reads of account state need; MerkleStateManager provides it over the trie. */
+export interface StateReader {
+  getAccount(address: Address): Promise<Account | undefined>;
+  getCode(address: Address): Promise<Uint8Array>;
+  getStorage(address: Address, key: Uint8Array): Promise<Uint8Array>;
+}
+
+/** A fresh copy: callers (the EVM among them) change the accounts they are given. */
+export function copyAccount(account: Account): Account {
+  return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+}
+
+/** One state root's reads, remembered (bounded). Absent accounts are remembered as null. */
+export class StateView implements StateReader {
+  private entries = new Lru<string, Account | Uint8Array | null>(STATE_VIEW_ENTRIES);
+  private codes = new Lru<string, Uint8Array>(STATE_VIEW_CODES);
+
+  constructor(
+    readonly stateRoot: Uint8Array,
+    private readonly trie: StateReader,
+  ) {}
+
+  async getAccount(address: Address): Promise<Account | undefined> {
+    const key = address.toString();
+    const cached = this.entries.get(key) as Account | null | undefined;
+    if (cached !== undefined) return cached === null ? undefined : copyAccount(cached);
+    const account = await this.trie.getAccount(address);
+    this.entries.set(key, account === undefined ? null : copyAccount(account));
+    return account;
+  }
+
+  /** The code at `address`; the same bytes object for every read, which callers must not change. */
+  async getCode(address: Address): Promise<Uint8Array> {
+    const key = address.toString();
+    const cached = this.codes.get(key);
+    if (cached !== undefined) return cached;
+    const code = await this.trie.getCode(address);
+    this.codes.set(key, code);
+    return code;
+  }
+
+  /** The slot's value in its shortest form (as MerkleStateManager.getStorage answers). */
+  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+    const key = slotKey(address, slot);
+    const cached = this.entries.get(key) as Uint8Array | undefined;
+    if (cached !== undefined) return cached.slice();
+    const value = await this.trie.getStorage(address, slot);
+    this.entries.set(key, value.slice());
+    return value;
+  }
+
+  /**
+   * The view of `stateRoot`, reached from this view's root by `changes`: it takes over what this
+   * view read, with the changed accounts' new values and less the changed slots and codes. This
+   * view starts empty again, so that a read still running at the old root files its old value
+   * here, never in the successor.
+   */
+  successor(stateRoot: Uint8Array, trie: StateReader, changes: StateChanges): StateView {
+    const next = new StateView(stateRoot, trie);
+    next.entries = this.entries;
+    next.codes = this.codes;
+    this.entries = new Lru(STATE_VIEW_ENTRIES);
+    this.codes = new Lru(STATE_VIEW_CODES);
+    for (const [address, account] of changes.accounts) {
+      next.entries.set(address, account === null ? null : copyAccount(account));
+      next.codes.delete(address);
+    }
+    for (const key of changes.slots) next.entries.delete(key);
+    return next;
+  }
+}
+
+/**
+ * A trie reader opened on its first read: a view carried to a new root often answers everything
+ * from memory, and opening one (a state manager and its debug loggers) costs more than a read.
+ */
+function openedOnFirstRead(open: () => StateReader): StateReader {
+  let reader: StateReader | undefined;
+  const trie = () => (reader ??= open());
+  return {
+    getAccount: (address) => trie().getAccount(address),
+    getCode: (address) => trie().getCode(address),
+    getStorage: (address, key) => trie().getStorage(address, key),
+  };
+}
+
+/** The view of the latest state: carried to a mined block's state, else replaced when the root changes. */
+export class HeadState {
+  private view: StateView | undefined;
+
+  /** `trieAt` opens a trie reader at a root: at most once per head root, on its first read the view misses. */
+  constructor(private readonly trieAt: (stateRoot: Uint8Array) => StateReader) {}
+
+  at(stateRoot: Uint8Array): StateView {
+    if (this.view === undefined || !equalsBytes(this.view.stateRoot, stateRoot)) this.view = new StateView(stateRoot, this.readerAt(stateRoot));
+    return this.view;
+  }
+
+  /**
+   * A block built on `parentRoot` with `changes` made `stateRoot` the latest state: the view goes
+   * on to it if it is the view of `parentRoot` and no storage was cleared wholesale, else it is dropped.
+   */
+  advance(parentRoot: Uint8Array, stateRoot: Uint8Array, changes: StateChanges): void {
+    const view = this.view;
+    this.view = view === undefined || changes.storageCleared || !equalsBytes(view.stateRoot, parentRoot) ? undefined : view.successor(stateRoot, this.readerAt(stateRoot), changes);
+  }
+
+  private readerAt(stateRoot: Uint8Array): StateReader {
+    return openedOnFirstRead(() => this.trieAt(stateRoot));
+  }
+
+  /** Frees the view (a rewind or a state change); the next read at the head starts a new one. */
+  drop(): void {
+    this.view = undefined;
+  }
+}

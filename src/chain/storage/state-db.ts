@@ -1,0 +1,145 @@
+/**
+ * The key-value store under the state trie (@ethereumjs/mpt's `DB` interface). Writes made while a
+ * block is built stay in memory until the chain store commits them in the same atomic batch as
+ * the block, so a crash never leaves a head whose state is missing. Nodes are never pruned: the
+ * state of every block stays readable; only nodes first added by blocks that evm_revert drops are
+ * deleted with them (reverted-nodes.ts).
+ */
+import type { BatchDBOp, DB } from '@ethereumjs/util';
+import { Lru } from '../../util/lru.js';
+import { type Kv, stateNodeKeyOfHex } from './keys.js';
+
+/**
+ * Bytes of trie nodes kept in memory after a disk read or a commit; the head's hot paths touch
+ * the same few thousand. Bounded by bytes, not entries: every block adds new nodes, and a count
+ * bound let 5,000 snapshot/transaction/revert cycles grow the heap by 30 MB (issue 12).
+ */
+export const NODE_CACHE_BYTES = 16 * 1024 * 1024;
+/**
+ * The same for an in-memory chain (`--in-memory`), whose store already holds every node in
+ * memory: the cache only saves a store lookup there, so it stays small instead of doubling nodes.
+ */
+export const IN_MEMORY_NODE_CACHE_BYTES = 2 * 1024 * 1024;
+/** What an entry costs besides its value: the 64-character key string and the map's slot. */
+const NODE_ENTRY_OVERHEAD = 200;
+
+/** What a cached node weighs against the budget. */
+const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
+
+export class StateDb implements DB<string, Uint8Array> {
+  private pending = new Map<string, Uint8Array>();
+  /** Recently used nodes within a byte budget (lru.ts: two generations, weighed in bytes). */
+  private readonly cache: Lru<string, Uint8Array>;
+
+  constructor(
+    private readonly kv: Kv,
+    cacheBytes = NODE_CACHE_BYTES,
+  ) {
+    this.cache = new Lru(cacheBytes, nodeWeight);
+  }
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const value = this.pending.get(key) ?? this.cache.get(key);
+    if (value !== undefined) return value;
+    const stored = await this.kv.get(stateNodeKeyOfHex(key));
+    if (stored !== undefined) this.cache.set(key, stored);
+    return stored;
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.pending.set(key, value);
+  }
+
+  /** The trie only deletes without pruning when it drops its own uncommitted nodes. */
+  async del(key: string): Promise<void> {
+    this.pending.delete(key);
+  }
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.pending.set(op.key, op.value);
+      else this.pending.delete(op.key);
+    }
+  }
+
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /**
+   * Hands the buffered nodes to the caller's batch and starts a new buffer. The caller calls
+   * `committed` once the batch is on disk; only then do the nodes enter the read cache.
+   */
+  takePending(): { keys: string[]; ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
+    const taken = this.pending;
+    this.pending = new Map();
+    const keys = [...taken.keys()];
+    const ops = [...taken].map(([key, value]) => ({ key: stateNodeKeyOfHex(key), value }));
+    return { keys, ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
+  }
+
+  /** Of these node keys, the ones neither stored nor cached (to be written for the first time). */
+  async absent(keys: string[]): Promise<string[]> {
+    const uncached = keys.filter((key) => !this.cache.has(key));
+    if (uncached.length === 0) return [];
+    const stored = await this.kv.getMany(uncached.map((key) => stateNodeKeyOfHex(key)));
+    return uncached.filter((_, i) => stored[i] === undefined);
+  }
+
+  /** Delete operations for these nodes, and their removal from the cache (see reverted-nodes.ts). */
+  deletions(keys: string[]): Array<{ type: 'del'; key: Uint8Array }> {
+    for (const key of keys) this.cache.delete(key);
+    return keys.map((key) => ({ type: 'del', key: stateNodeKeyOfHex(key) }));
+  }
+
+  discardPending(): void {
+    this.pending = new Map();
+  }
+
+  /** The node cache's size, for tests of its bound. */
+  get cacheSize(): { entries: number; bytes: number } {
+    return { entries: this.cache.size, bytes: this.cache.weight };
+  }
+}
+
+/**
+ * A throwaway layer over the state store: reads fall through, writes stay here. Used to build the
+ * pending block, whose state must never reach disk.
+ */
+export class OverlayDb implements DB<string, Uint8Array> {
+  private readonly writes = new Map<string, Uint8Array>();
+
+  constructor(private readonly base: DB<string, Uint8Array>) {}
+
+  async get(key: string): Promise<Uint8Array | undefined> {
+    return this.writes.get(key) ?? this.base.get(key);
+  }
+
+  async put(key: string, value: Uint8Array): Promise<void> {
+    this.writes.set(key, value);
+  }
+
+  async del(key: string): Promise<void> {
+    this.writes.delete(key);
+  }
+
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) {
+      if (op.type === 'put') this.writes.set(op.key, op.value);
+      else this.writes.delete(op.key);
+    }
+  }
+
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+
+  async open(): Promise<void> {}
+
+  /** The nodes written here: a pending block that gets mined after all (merged mining) commits them. */
+  written(): IterableIterator<[string, Uint8Array]> {
+    return this.writes.entries();
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * A network's persistent chain: blocks, receipts and their indexes in LevelDB (memory-kv.ts for an
+ * in-memory chain), plus the state trie's nodes (state-db.ts). Each block is committed in one atomic batch together with the
+ * state nodes it created and the new head pointer, so a crash at any instant leaves the last
+ * committed head with its state, receipts and indexes intact.
+ */
+import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
+import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
+import { Lru } from '../../util/lru.js';
+import { MemoryKv } from './memory-kv.js';
+import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from '../records/receipt.js';
+import { RevertedNodes } from './reverted-nodes.js';
+import { IN_MEMORY_NODE_CACHE_BYTES, NODE_CACHE_BYTES, StateDb } from './state-db.js';
+import {
+  type Kv,
+  type KvOp,
+  blockKey,
+  decodeNumber,
+  encodeNumber,
+  hashToNumberKey,
+  headKey,
+  IRREGULAR_STATE_PREFIX,
+  irregularStateMeta,
+  metaKey,
+  receiptsKey,
+  txLocationKey,
+} from './keys.js';
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. A
+ * one-transaction block takes about 3.6 KB decoded, its receipts 1.2 KB (measured over 1,500 blocks).
+ */
+const RECENT_BLOCKS = 256;
+/**
+ * Logs kept ready for eth_getLogs: a query over blocks within them decodes no receipt. About 2.3 KB
+ * each with the JSON the RPC layer keeps beside them (measured over 1,500 one-log blocks), so 11 MB
+ * at most; at 20,000 they were most of a soak's live heap.
+ */
+export const RECENT_LOGS = 5_000;
+
+/**
+ * LevelDB's own memory per database, made explicit (classic-level's defaults): its block cache, the
+ * write buffer (twice while one is flushed) and table files kept open with their index blocks. Not
+ * what grew in the soak (scripts/soak --probe): after 30,000 transactions and full GCs, RSS was
+ * 190 MB with 71 MB of V8 heap and 26 MB external, native memory about 35 MB above an idle node's;
+ * before heap-growth.ts, garbage V8 had not collected yet made most of the RSS.
+ */
+const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
+
+export interface TxLocation {
+  blockNumber: bigint;
+  index: number;
+}
+
+export class ChainStore {
+  readonly stateDb: StateDb;
+  /** Nodes the blocks above the oldest live snapshot were first to add; the chain turns it on. */
+  readonly revertedNodes = new RevertedNodes();
+  private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
+  private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
+  private readonly logs = new BlockLogsCache(RECENT_LOGS);
+
+  private constructor(
+    private readonly kv: Kv,
+    nodeCacheBytes: number,
+  ) {
+    this.stateDb = new StateDb(kv, nodeCacheBytes);
+  }
+
+  /** `location` undefined keeps everything in memory (`--in-memory`). */
+  static async open(location: string | undefined): Promise<ChainStore> {
+    // LevelDB's binding loads only for a data directory: an in-memory start does without it.
+    const kv: Kv =
+      location === undefined ? new MemoryKv() : new (await import('level')).Level<Uint8Array, Uint8Array>(location, { ...LEVELDB_OPTIONS, keyEncoding: 'view', valueEncoding: 'view' });
+    await kv.open();
+    return new ChainStore(kv, location === undefined ? IN_MEMORY_NODE_CACHE_BYTES : NODE_CACHE_BYTES);
+  }
+
+  async close(): Promise<void> {
+    await this.kv.close();
+  }
+
+  async headNumber(): Promise<bigint | undefined> {
+    const head = await this.kv.get(headKey());
+    return head === undefined ? undefined : decodeNumber(head);
+  }
+
+  async getBlock(number: bigint): Promise<RskBlock | undefined> {
+    const cached = this.blocks.get(number);
+    if (cached !== undefined) return cached;
+    const bytes = await this.kv.get(blockKey(number));
+    if (bytes === undefined) return undefined;
+    const block = decodeStoredBlock(bytes);
+    this.blocks.set(number, block);
+    return block;
+  }
+
+  async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    const bytes = await this.kv.get(hashToNumberKey(hash));
+    return bytes === undefined ? undefined : decodeNumber(bytes);
+  }
+
+  async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
+    const cached = this.receipts.get(number);
+    if (cached !== undefined) return cached;
+    const bytes = await this.kv.get(receiptsKey(number));
+    if (bytes === undefined) return undefined;
+    const receipts = decodeBlockReceipts(bytes);
+    this.receipts.set(number, receipts);
+    return receipts;
+  }
+
+  async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
+    const bytes = await this.kv.get(txLocationKey(hash));
+    if (bytes === undefined) return undefined;
+    return { blockNumber: decodeNumber(bytes), index: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8) };
+  }
+
+  async getMeta(name: string): Promise<Uint8Array | undefined> {
+    return this.kv.get(metaKey(name));
+  }
+
+  async putMeta(name: string, value: Uint8Array): Promise<void> {
+    await this.kv.put(metaKey(name), value);
+  }
+
+  /**
+   * Stores a block as the new head, with its receipts, indexes, buffered state and an optional meta
+   * record (the parent's irregular state root), atomically.
+   */
+  async commitBlock(block: RskBlock, receipts: BlockReceipts, meta?: { name: string; value: Uint8Array }): Promise<void> {
+    const number = block.header.number;
+    const state = this.stateDb.takePending();
+    const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
+    const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
+    ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
+    ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
+    ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
+    block.transactions.forEach((tx, index) => {
+      const location = new Uint8Array(12);
+      location.set(encodeNumber(number));
+      new DataView(location.buffer).setUint32(8, index);
+      ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
+    });
+    for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+    if (meta !== undefined) ops.push({ type: 'put', key: metaKey(meta.name), value: meta.value });
+    ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
+    await this.kv.batch(ops);
+    state.committed();
+    this.revertedNodes.record(number, added);
+    this.blocks.set(number, block);
+    this.receipts.set(number, receipts);
+    this.logs.set(number, blockLogs(receipts));
+  }
+
+  /** Blocks in the criteria's range whose log index says they may match. */
+  logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+    return candidateBlocks(this.kv, criteria);
+  }
+
+  /** The logs of each block (none for a block not stored), reading receipts only for blocks not in memory. */
+  async getBlockLogsMany(numbers: bigint[]): Promise<LogMatch[][]> {
+    const found = numbers.map((n) => this.logs.get(n));
+    const missing = numbers.filter((_, i) => found[i] === undefined);
+    if (missing.length === 0) return found as LogMatch[][];
+    const read = new Map<bigint, LogMatch[]>();
+    for (const receipts of await this.getReceiptsMany(missing)) {
+      const logs = blockLogs(receipts);
+      this.logs.set(receipts.blockNumber, logs);
+      read.set(receipts.blockNumber, logs);
+    }
+    return found.map((logs, i) => logs ?? read.get(numbers[i]!) ?? []);
+  }
+
+  /** Receipts of many blocks, reading the ones not in memory in one round trip. */
+  async getReceiptsMany(numbers: bigint[]): Promise<BlockReceipts[]> {
+    const found = numbers.map((n) => this.receipts.get(n));
+    const missing = numbers.filter((_, i) => found[i] === undefined);
+    if (missing.length > 0) {
+      const values = await this.kv.getMany(missing.map(receiptsKey));
+      let next = 0;
+      found.forEach((value, i) => {
+        if (value !== undefined) return;
+        const bytes = values[next++];
+        if (bytes !== undefined) found[i] = decodeBlockReceipts(bytes);
+      });
+    }
+    return found.filter((r): r is BlockReceipts => r !== undefined);
+  }
+
+  /** Block hash (hex) → state root, for every block with an irregular state record. */
+  async irregularStates(): Promise<Map<string, Uint8Array>> {
+    const found = new Map<string, Uint8Array>();
+    const prefix = metaKey(IRREGULAR_STATE_PREFIX);
+    // Block hashes are 0x + hex digits, all below '~' in UTF-8.
+    for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: metaKey(`${IRREGULAR_STATE_PREFIX}~`) })) {
+      found.set(new TextDecoder().decode(key.subarray(prefix.length)), value);
+    }
+    return found;
+  }
+
+  /** Persists the buffered state nodes with a meta record in one batch (state overrides). */
+  async commitState(metaName: string, metaValue: Uint8Array, headNumber: bigint): Promise<void> {
+    const state = this.stateDb.takePending();
+    const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
+    const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
+    ops.push({ type: 'put', key: metaKey(metaName), value: metaValue });
+    await this.kv.batch(ops);
+    state.committed();
+    this.revertedNodes.record(headNumber, added);
+  }
+
+  /**
+   * Makes `number` the head and deletes every block above it with its receipts, indexes and
+   * irregular state records, in one batch (with an optional meta record). State nodes are shared
+   * by content hash and stay, except those the dropped blocks were first to add (reverted-nodes.ts).
+   */
+  async truncateAbove(
+    number: bigint,
+    currentHead: bigint,
+    meta?: { name: string; value: Uint8Array | undefined },
+  ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
+    const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
+    const ops: KvOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    // The new head's state is the caller's (its override meta); no irregular record applies to it.
+    const head = await this.getBlock(number);
+    if (head !== undefined) ops.push({ type: 'del', key: metaKey(irregularStateMeta(head.hash)) });
+    if (meta !== undefined) {
+      ops.push(meta.value === undefined ? { type: 'del', key: metaKey(meta.name) } : { type: 'put', key: metaKey(meta.name), value: meta.value });
+    }
+    for (let n = currentHead; n > number; n--) {
+      const block = await this.getBlock(n);
+      if (block === undefined) continue;
+      const receipts = (await this.getReceipts(n))!;
+      removed.push({ block, receipts });
+      ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: receiptsKey(n) }, { type: 'del', key: hashToNumberKey(block.hash) });
+      ops.push({ type: 'del', key: metaKey(irregularStateMeta(block.hash)) });
+      for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
+      for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
+    }
+    this.stateDb.discardPending();
+    ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));
+    await this.kv.batch(ops);
+    for (const { block } of removed) {
+      this.blocks.delete(block.header.number);
+      this.receipts.delete(block.header.number);
+      this.logs.delete(block.header.number);
+    }
+    return removed;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Tracing over a chain: finds a block's parent state through the chain's public reads and replays
+ * the block there (replay.ts). Reads only: no lock is taken, since every block's state stays
+ * readable (nothing is pruned) and the replay writes nothing.
+ */
+import type { RskBlock } from '../records/block.js';
+import type { Chain, PendingView } from '../chain.js';
+import type { ReplayOptions, TraceTarget, TracedTx } from './replay.js';
+
+/** The block's own transactions on its parent's state; undefined for genesis, which has no parent. */
+export async function blockTarget(chain: Chain, block: RskBlock): Promise<TraceTarget | undefined> {
+  if (block.header.number === 0n) return undefined;
+  const parent = await chain.blockByHash(block.header.parentHash);
+  if (parent === undefined) return undefined;
+  return { header: block.header, hash: block.hash, transactions: block.transactions, parentStateRoot: chain.stateRootOf(parent) };
+}
+
+/** The pending block, built on the head's latest state. */
+export function pendingTarget(view: PendingView): TraceTarget {
+  return { header: view.header, hash: undefined, transactions: view.transactions, parentStateRoot: view.parentStateRoot };
+}
+
+export async function trace(chain: Chain, target: TraceTarget, options: ReplayOptions): Promise<TracedTx[]> {
+  const { replayBlock } = await chain.execution.runtime();
+  return replayBlock(chain.execution, chain.stateNodes, target, options);
+}
