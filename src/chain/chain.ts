@@ -11,7 +11,8 @@ import type { Account, Address, DB } from '@ethereumjs/util';
 import { KECCAK256_RLP } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
-import { BlockProducer, type PendingView } from './producer.js';
+import { BlockProducer } from './producer.js';
+import type { PendingView } from './exec/block-builder.js';
 import type { CallParams, CallResult } from './exec/call.js';
 import { ChainHead, type StateTarget } from './head.js';
 import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './parts.js';
@@ -39,7 +40,7 @@ import { NodeWallet } from './keys/wallet.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
-export type { MergedMiningImport } from './merged.js';
+export type { MergedMiningImport } from './merged-mining/work.js';
 
 export interface ChainOptions {
   network: NetworkName;

@@ -3,19 +3,13 @@
  * and the import of a block sealed with a miner's proof (mnr_submitBitcoinBlock*, via submit.ts).
  */
 import { equalsBytes } from '@ethereumjs/util';
-import type { RskBlock } from './records/block.js';
 import type { BlockProducer } from './producer.js';
 import { type ChainParts, blockReceipts } from './parts.js';
 import { type MergedMiningProof, validateMergedMiningProof } from './merged-mining/proof.js';
 import { hashForMergedMining } from './merged-mining/seal.js';
 import { OverlayDb } from './storage/state-db.js';
 import { sealWithProof } from './merged-mining/submit.js';
-import { type MiningWork, WORK_REFRESH_MS, WorkBook } from './merged-mining/work.js';
-
-/** What importing a merged-mined block did (MergedBlocks.import). */
-export type MergedMiningImport =
-  | { status: 'imported' | 'exist' | 'stale'; block: RskBlock }
-  | { status: 'invalid'; block: RskBlock; reason: string };
+import { type MergedMiningImport, type MiningWork, WORK_REFRESH_MS, WorkBook } from './merged-mining/work.js';
 
 export class MergedBlocks {
   /** Blocks handed to merged miners, kept for their solutions. */

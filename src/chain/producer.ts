@@ -3,10 +3,10 @@
  * automine, interval mining) and the pending block (rskj's `pending`), built but not sealed.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { Address, type DB, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Address, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { MINER_ACCOUNT } from './keys/accounts.js';
 import { type RskBlock, blockRlpLength } from './records/block.js';
-import type { BuiltBlock, Executor } from './exec/block-builder.js';
+import type { BuiltBlock, Executor, PendingView } from './exec/block-builder.js';
 import { type ChainParts, blockReceipts } from './parts.js';
 import { nextGasLimit, nextMinimumGasPrice } from './mining/economics.js';
 import { ChainError } from './errors.js';
@@ -24,16 +24,6 @@ const MINED_EXTRA_DATA = RLP.encode([1, 'rsk-devnode']);
 export const MAX_BLOCKS_PER_MINE = 100_000n;
 /** hardhat_mine lets HTTP, WebSocket and signals through every so many blocks. */
 const YIELD_EVERY_BLOCKS = 64n;
-
-export interface PendingView extends BuiltBlock {
-  /** Overlay holding the pending block's state. */
-  db: DB<string, Uint8Array>;
-  /** The state the pending block was built on (the head's, when it was built). */
-  parentStateRoot: Uint8Array;
-  hashForMergedMining: Uint8Array;
-  size: number;
-  totalDifficulty: bigint;
-}
 
 export class BlockProducer {
   /** The mining VM, kept across blocks (building one costs milliseconds). */

@@ -3,12 +3,12 @@
  * REMASC transaction, and computes roots, bloom and paidFees. Sealing (merged-mining proof and
  * hash) is separate (seal.ts) so that the pending block can be built without it.
  */
-import { Account, Address, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { Bloom, type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from '../records/block.js';
 import { ZERO_ADDRESS } from '../base/addresses.js';
 import { ChainError } from '../errors.js';
-import type { BlockContext, Execution } from './execution.js';
+import type { BlockContext, ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';
 import type { PoolTx } from '../pool/mempool.js';
 import { processMinersFees } from '../native/remasc/index.js';
@@ -39,6 +39,17 @@ export interface BuiltBlock {
   changes: StateChanges;
 }
 
+/** A built block as the producer keeps it pending: eth_getBlockByNumber("pending") and merged-mining work. */
+export interface PendingView extends BuiltBlock {
+  /** Overlay holding the pending block's state. */
+  db: DB<string, Uint8Array>;
+  /** The state the pending block was built on (the head's, when it was built). */
+  parentStateRoot: Uint8Array;
+  hashForMergedMining: Uint8Array;
+  size: number;
+  totalDifficulty: bigint;
+}
+
 const EMPTY = new Uint8Array(0);
 const BLOOM_BYTES = 256;
 const ZERO = new Address(ZERO_ADDRESS);
@@ -50,7 +61,7 @@ export interface Executor {
 }
 
 export async function buildBlock(
-  execution: Execution,
+  execution: ExecutionContext,
   { vm, stateManager }: Executor,
   parent: RskBlock,
   template: BlockTemplate,

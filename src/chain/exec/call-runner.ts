@@ -12,7 +12,7 @@ import type { EVM } from '@ethereumjs/evm';
 import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import type { Execution } from './execution.js';
+import type { ExecutionContext } from './context.js';
 import { type StateReader, type StateView, copyAccount } from '../state/flat-view.js';
 
 /** Idle engines a chain keeps; more exist only while more runners run at once. */
@@ -23,19 +23,19 @@ interface Engine {
   state: CallState;
 }
 
-const idleEngines = new WeakMap<Execution, Engine[]>();
+const idleEngines = new WeakMap<ExecutionContext, Engine[]>();
 
-async function takeEngine(execution: Execution, view: StateView): Promise<Engine> {
+async function takeEngine(execution: ExecutionContext, view: StateView): Promise<Engine> {
   let engine = idleEngines.get(execution)?.pop();
   if (engine === undefined) {
     const state = new CallState(view);
-    engine = { evm: (await execution.runtime()).evm(state), state };
+    engine = { evm: await execution.evm(state), state };
   }
   engine.state.use(view);
   return engine;
 }
 
-function returnEngine(execution: Execution, engine: Engine): void {
+function returnEngine(execution: ExecutionContext, engine: Engine): void {
   engine.state.use(undefined);
   let idle = idleEngines.get(execution);
   if (idle === undefined) idleEngines.set(execution, (idle = []));
@@ -46,7 +46,7 @@ export class CallRunner {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly execution: Execution,
+    private readonly execution: ExecutionContext,
     readonly view: StateView,
   ) {}
 

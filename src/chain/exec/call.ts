@@ -6,7 +6,7 @@ import type { CallRunner } from './call-runner.js';
 import { rskTxOptions } from '../evm/rsk-common.js';
 import { ExecutionReverted } from '../errors.js';
 import { type Deadline, startDeadline, withDeadline } from '../evm/deadline.js';
-import type { Execution } from './execution.js';
+import type { ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';
 
 /** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
@@ -31,14 +31,14 @@ export interface CallResult {
 
 const ZERO = new Address(new Uint8Array(20));
 
-type CallBlock = ReturnType<Execution['headerBlock']>;
+type CallBlock = ReturnType<ExecutionContext['headerBlock']>;
 /**
  * The block environment of calls at a header, made once per header object: the EVM only reads it,
  * and a header belongs to one chain. Entries go with their headers.
  */
 const callBlocks = new WeakMap<RskHeader, CallBlock>();
 
-function callBlock(execution: Execution, header: RskHeader): CallBlock {
+function callBlock(execution: ExecutionContext, header: RskHeader): CallBlock {
   let block = callBlocks.get(header);
   if (block === undefined) {
     block = execution.headerBlock(header, 0n, true);
@@ -47,11 +47,11 @@ function callBlock(execution: Execution, header: RskHeader): CallBlock {
   return block;
 }
 
-function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
+function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
   return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
 
-function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
+function callOn(evm: EVM, execution: ExecutionContext, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
   const caller = params.from ?? ZERO;
   return evm.runCall({
     caller,
@@ -67,7 +67,7 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
   });
 }
 
-export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
+export async function runCall(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
   const cap = execution.callGasCap;
   const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
   const result = await execute(execution, runner, header, params, gas, startDeadline(execution.timeoutMs));
@@ -80,7 +80,7 @@ export async function runCall(execution: Execution, runner: CallRunner, header: 
   };
 }
 
-function intrinsicGas(execution: Execution, params: CallParams): bigint {
+function intrinsicGas(execution: ExecutionContext, params: CallParams): bigint {
   const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, rskTxOptions(execution.common));
   return tx.getIntrinsicGas();
 }
@@ -90,7 +90,7 @@ function intrinsicGas(execution: Execution, params: CallParams): bigint {
  * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
  */
-export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
+export async function estimateGas(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
   // One deadline for the whole search, not one per attempt.
   const deadline = startDeadline(execution.timeoutMs);
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;

@@ -7,11 +7,12 @@
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
-import type { RunTxOpts, VM } from '@ethereumjs/vm';
+import type { VM } from '@ethereumjs/vm';
+import type { EVM } from '@ethereumjs/evm';
 import { REMASC_ADDRESS } from '../base/addresses.js';
 import type { RskHeader } from '../records/header.js';
-import type { RskBlock } from '../records/block.js';
 import type { EvmRuntime } from './runtime.js';
+import { type BlockContext, type BlockLookup, type ExecutionContext, type VmBlock, LOCAL_CALL } from './context.js';
 import { DirectPathTrie } from '../state/trie.js';
 import { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
 import { startFastKeccak } from '../base/hash.js';
@@ -21,39 +22,9 @@ export const CALL_GAS_CAP = 10_000_000n;
 /** rskj rpc.timeout: the longest an eth_call, an eth_estimateGas or a trace may execute. */
 export const EXECUTION_TIMEOUT_MS = 5_000;
 
-/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
-export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
-
-export interface BlockContext {
-  number: bigint;
-  timestamp: bigint;
-  difficulty: bigint;
-  gasLimit: bigint;
-  minimumGasPrice: bigint;
-  /** The block's miner (its `coinbase` header field), what the COINBASE opcode pushes. */
-  miner: Uint8Array;
-  /** Gas used by the block's earlier transactions (receipts' cumulative gas). */
-  gasUsed: bigint;
-  /**
-   * True for eth_call/eth_estimateGas, false for a mined (or replayed) transaction: rskj's "local
-   * call" (Transaction.isLocalCallTransaction), which some Bridge methods require. Native contracts
-   * see it as NativeCall.localCall.
-   */
-  localCall: boolean;
-}
-
-/**
- * A canonical block by number: BLOCKHASH reads its hash, the native contracts (BlockHeader, ...)
- * the whole block.
- */
-export type BlockLookup = (number: bigint) => Promise<RskBlock | undefined>;
-
-/** The block type runTx/runCall take; we hand them a plain object with the fields they read. */
-type VmBlock = NonNullable<RunTxOpts['block']>;
-
 const REMASC = new Address(REMASC_ADDRESS);
 
-export class Execution {
+export class Execution implements ExecutionContext {
   /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
@@ -100,6 +71,10 @@ export class Execution {
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {
     return (await this.runtime()).vm(stateManager);
+  }
+
+  async evm(stateManager: StateManagerInterface): Promise<EVM> {
+    return (await this.runtime()).evm(stateManager);
   }
 
   /**

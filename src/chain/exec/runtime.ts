@@ -15,7 +15,7 @@ import { mstoreOpcode } from '../evm/mstore.js';
 import { deadlineOpcodes } from '../evm/deadline.js';
 import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
-import type { BlockLookup } from './execution.js';
+import type { BlockLookup } from './context.js';
 import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from '../native/registry.js';
 import { RSK_CUSTOM_OPCODES } from '../evm/opcodes.js';
 import { replayBlock } from '../tracing/replay.js';

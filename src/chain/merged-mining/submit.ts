@@ -10,11 +10,10 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
-import type { Chain } from '../chain.js';
 import type { RskBlock } from '../records/block.js';
 import { withProof } from './seal.js';
 import { type MergedMiningProof, RSK_TAG, coinbaseMerkleProof, compressCoinbase } from './proof.js';
-import type { MiningWork } from './work.js';
+import type { MergedMiningImport, MiningWork, WorkBook } from './work.js';
 
 const BTC_HEADER_SIZE = 80;
 const HASH_SIZE = 32;
@@ -189,18 +188,24 @@ export function sealWithProof(work: MiningWork, proof: MergedMiningProof): RskBl
   return withProof(work.view, work.hashForMergedMining, proof, work.view.totalDifficulty);
 }
 
+/** What submitSolution needs of the chain's merged mining (Chain.merged, chain/merged.ts). */
+export interface SolutionImporter {
+  readonly works: WorkBook;
+  import(work: MiningWork, proof: MergedMiningProof): Promise<MergedMiningImport>;
+}
+
 /**
  * rskj's processSolution: find the work named in the coinbase, seal it with the solution, and
  * import it if the proof passes the RSK rules. Errors carry rskj's messages where rskj has one.
  */
-export async function submitSolution(chain: Chain, solution: BitcoinSolution): Promise<SubmitResult> {
+export async function submitSolution(merged: SolutionImporter, solution: BitcoinSolution): Promise<SubmitResult> {
   const hash = mergedMiningHashIn(solution.coinbaseTx);
   if (hash === undefined) {
     return { ok: false, message: 'Cannot publish block, the coinbase transaction has no RSKBLOCK: tag followed by a 32-byte hash' };
   }
-  const work = chain.merged.works.find(hash);
+  const work = merged.works.find(hash);
   if (work === undefined) return { ok: false, message: `Cannot publish block, could not find hash ${bytesToHex(hash)} in the cache` };
-  const outcome = await chain.merged.import(work, proofOf(solution));
+  const outcome = await merged.import(work, proofOf(solution));
   const { block } = outcome;
   const printable = `${bytesToHex(block.hash).slice(2)} ${bytesToHex(block.hashForMergedMining).slice(2)} at height ${block.header.number}`;
   switch (outcome.status) {

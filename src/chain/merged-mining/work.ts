@@ -5,8 +5,9 @@
  * and imports solved blocks (`Chain.importMergedMinedBlock`); this file keeps the book.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { PendingView } from '../chain.js';
+import type { PendingView } from '../exec/block-builder.js';
 import type { ClockSettings } from '../mining/clock.js';
+import type { RskBlock } from '../records/block.js';
 import { powTarget } from './proof.js';
 
 /** rskj MinerServerImpl.CACHE_SIZE: templates kept for late solutions. */
@@ -47,6 +48,11 @@ interface Entry {
 export function workTarget(work: MiningWork): string {
   return `0x${powTarget(work.view.header.difficulty).toString(16).padStart(64, '0')}`;
 }
+
+/** What importing a merged-mined block did (MergedBlocks.import). */
+export type MergedMiningImport =
+  | { status: 'imported' | 'exist' | 'stale'; block: RskBlock }
+  | { status: 'invalid'; block: RskBlock; reason: string };
 
 export class WorkBook {
   /** Insertion order is age: the oldest is dropped first, as rskj's LinkedHashMap does. */

@@ -20,7 +20,7 @@ import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';
-import { LOCAL_CALL } from '../exec/execution.js';
+import { LOCAL_CALL } from './types.js';
 import type { CustomPrecompile, PrecompileFunc } from '../evm/types.js';
 import { blockHeaderContract } from './block-header.js';
 import { bridgeContract } from './bridge/index.js';

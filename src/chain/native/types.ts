@@ -9,6 +9,9 @@ import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
 
 /** What a native contract sees of the call that reached it. */
+/** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
+export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
+
 export interface NativeCall {
   /** ABI-encoded call data (selector first). */
   data: Uint8Array;

@@ -1,10 +1,15 @@
 /** Opcode names and stack arities as rskj's tracer and error messages show them (OpCode.java). */
-import type { Frame } from './recorder.js';
+
+/** What these functions read of a recorder frame (recorder.ts's Frame has these fields). */
+interface FrameAt {
+  message: { code?: unknown };
+  lastStep?: { pc: number };
+}
 
 const RSK_NAME_OVERRIDES: Record<number, string> = { 0x20: 'SHA3', 0xff: 'SUICIDE', 0xa8: 'DUPN', 0xa9: 'SWAPN', 0xaa: 'TXINDEX', 0xfc: 'HEADER' };
 
 /** The opcode's name as rskj's tracer prints it; null for an undefined opcode. */
-export function rskOpName(code: number, frame: Frame): string | null {
+export function rskOpName(code: number, frame: FrameAt): string | null {
   const byte = code === 0xfe ? actualByte(frame) : code;
   const override = RSK_NAME_OVERRIDES[byte];
   if (override !== undefined) return override;
@@ -13,7 +18,7 @@ export function rskOpName(code: number, frame: Frame): string | null {
 }
 
 /** ethereumjs reports every undefined opcode as 0xfe; the code that ran has the real byte. */
-export function actualByte(frame: Frame): number {
+export function actualByte(frame: FrameAt): number {
   const code = frame.message.code;
   const pc = frame.lastStep?.pc;
   if (code instanceof Uint8Array && pc !== undefined && pc < code.length) return code[pc]!;

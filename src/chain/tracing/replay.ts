@@ -13,7 +13,7 @@ import { Address, type DB, bytesToHex } from '@ethereumjs/util';
 import { runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import { rskTxOptions } from '../evm/rsk-common.js';
-import type { Execution } from '../exec/execution.js';
+import type { ExecutionContext } from '../exec/context.js';
 import type { RskHeader } from '../records/header.js';
 import { Lru } from '../../util/lru.js';
 import { OverlayDb } from '../storage/state-db.js';
@@ -50,7 +50,7 @@ export interface ReplayOptions {
 
 /** `db` holds the state trie nodes (read only: writes go to an overlay dropped afterwards). */
 export async function replayBlock(
-  execution: Execution,
+  execution: ExecutionContext,
   db: DB<string, Uint8Array>,
   target: TraceTarget,
   options: ReplayOptions,
@@ -104,7 +104,7 @@ export async function replayBlock(
  * RLP), not from signature recovery: that is faster, and impersonated transactions carry no real
  * signature (impersonation.ts).
  */
-function legacyTx(execution: Execution, record: TxRecord) {
+function legacyTx(execution: ExecutionContext, record: TxRecord) {
   const key = bytesToHex(record.hash);
   const cached = txCache.get(key);
   if (cached !== undefined && cached.common === execution.common) return cached.tx;
@@ -120,4 +120,4 @@ function legacyTx(execution: Execution, record: TxRecord) {
 
 /** Transactions already rebuilt, by hash: tracing the same block again skips decoding them. */
 const TX_CACHE_ENTRIES = 4096;
-const txCache = new Lru<string, { tx: LegacyTx; common: Execution['common'] }>(TX_CACHE_ENTRIES);
+const txCache = new Lru<string, { tx: LegacyTx; common: ExecutionContext['common'] }>(TX_CACHE_ENTRIES);

@@ -41,7 +41,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...personalMethods,
   ...miningMethods,
   ...scoMethods,
-  ...rpcMethods,
+  ...rpcMethods(() => METHODS),
   ...ethBridgeMethods,
   ...unsupportedMethods,
 ].map(withHostedAccess);

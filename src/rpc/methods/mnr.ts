@@ -90,7 +90,7 @@ function solution(build: () => BitcoinSolution): BitcoinSolution {
 
 /** rskj's SubmittedBlockInfo, or its -33000 error. */
 async function submit(ctx: RpcContext, sol: BitcoinSolution) {
-  const result = await submitSolution(ctx.chain, sol);
+  const result = await submitSolution(ctx.chain.merged, sol);
   if (!result.ok) throw new RpcError(SUBMIT_BLOCK_ERROR, result.message);
   return {
     blockImportedResult: bytesToHex(new TextEncoder().encode(result.importResult)),

@@ -1,8 +1,8 @@
 /**
  * rpc_modules, derived from the method table: every prefix before `_` of a method the node
  * answers (entries marked `unsupported` do not count), so a new namespace shows up by itself.
- * index.ts holds this module's method, so the table is imported at call time, not statically:
- * a static import would be a cycle that breaks whenever this module is loaded first.
+ * index.ts builds this method with a function that returns the table, so this module needs no
+ * import of index.ts (that was an import cycle).
  */
 import type { MethodSpec } from '../types.js';
 import { method } from '../context.js';
@@ -21,13 +21,15 @@ export function modulesOf(methods: readonly Pick<MethodSpec<unknown>, 'name' | '
   return Object.fromEntries([...names].sort().map((name) => [name, MODULE_VERSION]));
 }
 
-let modules: Record<string, string> | undefined;
-
-export const rpcMethods = [
-  method(
-    'rpc_modules',
-    'The enabled modules and their versions: {"eth": "1.0", …}, from the method table.',
-    noParams,
-    async () => (modules ??= modulesOf((await import('./index.js')).METHODS)),
-  ),
-];
+/** The rpc_ namespace over `table()`, the method table it reports on (read at the first call). */
+export function rpcMethods(table: () => readonly Pick<MethodSpec<unknown>, 'name' | 'unsupported'>[]) {
+  let modules: Record<string, string> | undefined;
+  return [
+    method(
+      'rpc_modules',
+      'The enabled modules and their versions: {"eth": "1.0", …}, from the method table.',
+      noParams,
+      async () => (modules ??= modulesOf(table())),
+    ),
+  ];
+}
