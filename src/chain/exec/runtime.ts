@@ -18,7 +18,6 @@ import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
 import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from '../native/registry.js';
 import { RSK_CUSTOM_OPCODES } from '../evm/opcodes.js';
-import { replayBlock } from '../tracing/replay.js';
 
 const ZERO_HASH = new Uint8Array(32);
 
@@ -26,7 +25,6 @@ export class EvmRuntime {
   readonly buildBlock = buildBlock;
   readonly runCall = runCall;
   readonly estimateGas = estimateGas;
-  readonly replayBlock = replayBlock;
   /**
    * RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), JUMP/JUMPI with the time limit
    * (evm/deadline.ts) and a cheaper MSTORE (evm/mstore.ts), built once for the Common.
