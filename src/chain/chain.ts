@@ -18,7 +18,7 @@ import { ChainHead, type StateTarget } from './head.js';
 import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './parts.js';
 import { createRskCommon } from './evm/rsk-common.js';
 import { suggestedGasPrice } from './mining/economics.js';
-import { ChainError } from './errors.js';
+import { ChainError } from './base/errors.js';
 import { Execution } from './exec/execution.js';
 import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
 import type { StateReader } from './state/flat-view.js';

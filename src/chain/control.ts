@@ -10,7 +10,7 @@ import { createLegacyTxFromRLP } from '@ethereumjs/tx';
 import { Account, Address, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { OVERRIDE_META, overrideRecord } from './head.js';
 import type { ChainParts } from './parts.js';
-import { ChainError } from './errors.js';
+import { ChainError } from './base/errors.js';
 import { MAX_NONCE } from './pool/send-fields.js';
 import { Snapshots } from './snapshots.js';
 import { rskTxOptions } from './evm/rsk-common.js';

@@ -11,7 +11,7 @@ import type { BlockProducer } from './producer.js';
 import type { CallParams } from './exec/call.js';
 import type { ChainParts } from './parts.js';
 import { rskTxOptions } from './evm/rsk-common.js';
-import { ChainError } from './errors.js';
+import { ChainError } from './base/errors.js';
 import { impersonatedTransaction } from './pool/impersonation.js';
 import type { PoolTx } from './pool/mempool.js';
 import { SEND_TRANSACTION_DEFAULT_GAS, checkSendFields } from './pool/send-fields.js';

@@ -9,7 +9,7 @@ import { type RskBlock, blockRlpLength } from './records/block.js';
 import type { BuiltBlock, Executor, PendingView } from './exec/block-builder.js';
 import { type ChainParts, blockReceipts } from './parts.js';
 import { nextGasLimit, nextMinimumGasPrice } from './mining/economics.js';
-import { ChainError } from './errors.js';
+import { ChainError } from './base/errors.js';
 import { baseHashForMergedMining } from './records/header.js';
 import { type PoolTx, orderForBlock } from './pool/mempool.js';
 import { MAX_TIMESTAMP, timestampTooLarge } from './mining/clock.js';

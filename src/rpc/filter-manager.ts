@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { RskBlock } from '../chain/records/block.js';
 import type { Chain } from '../chain/chain.js';
-import { ChainError } from '../chain/errors.js';
+import { ChainError } from '../chain/base/errors.js';
 import { type LogMatch, matchesInBlock } from '../chain/storage/log-index.js';
 import type { BlockReceipts } from '../chain/records/receipt.js';
 import type { TxRecord } from '../chain/records/transaction.js';

@@ -14,7 +14,7 @@
  */
 import type { EVM } from '@ethereumjs/evm';
 import { getOpcodesForHF } from '@ethereumjs/evm';
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import type { AddOpcode, GasCommon, RunState } from './types.js';
 
 /** Jumps between two clock reads (an empty loop jumps about once a microsecond). */

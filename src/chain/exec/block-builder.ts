@@ -7,7 +7,7 @@ import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util
 import { Bloom, type VM, runTx } from '@ethereumjs/vm';
 import type { RskBlock } from '../records/block.js';
 import { ZERO_ADDRESS } from '../base/addresses.js';
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import type { BlockContext, ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';
 import type { PoolTx } from '../pool/mempool.js';

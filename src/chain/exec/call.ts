@@ -4,7 +4,7 @@ import { Address } from '@ethereumjs/util';
 import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
 import { rskTxOptions } from '../evm/rsk-common.js';
-import { ExecutionReverted } from '../errors.js';
+import { ExecutionReverted } from '../base/errors.js';
 import { type Deadline, startDeadline, withDeadline } from '../evm/deadline.js';
 import type { ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';

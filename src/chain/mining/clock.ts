@@ -3,7 +3,7 @@
  * expect): max(now + offsets, parent + 1), where an explicit timestamp (evm_mine's argument,
  * evm_setNextBlockTimestamp) wins but never goes back to or before the parent.
  */
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 
 /** Header timestamps are 64-bit in RSK and Ethereum headers. */
 export const MAX_TIMESTAMP = 2n ** 64n - 1n;

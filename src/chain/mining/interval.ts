@@ -3,7 +3,7 @@
  * tick skipped while the previous block is still being mined. Failures go to the chain's
  * background error handler; nothing waits for a tick.
  */
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 
 /** Node's timers wait at most 2^31 - 1 ms; longer intervals would fire every millisecond. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -4,7 +4,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { bytesToBigInt } from '@ethereumjs/util';
 import { rskTxOptions } from '../evm/rsk-common.js';
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import { MAX_INITCODE_SIZE } from './validation.js';
 
 const LEGACY_FIELD_COUNT = 9;

@@ -1,6 +1,6 @@
 /** eth_sendTransaction's defaults and the checks of fields a transaction cannot hold. */
 import type { Address } from '@ethereumjs/util';
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import { MAX_INITCODE_SIZE } from './validation.js';
 
 /** rskj's eth_sendTransaction default gas. */

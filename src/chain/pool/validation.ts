@@ -3,7 +3,7 @@
  * rskj's order and with its messages. Checked against the best block, as rskj does.
  */
 import type { LegacyTx } from '@ethereumjs/tx';
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import type { Mempool, PoolTx } from './mempool.js';
 
 /** rskj transaction.accountSlots: a sender may run at most this far ahead of its state nonce. */

@@ -3,7 +3,7 @@
  * store hands their logs (kept in memory for recent blocks, else read from receipts), and the
  * spec's matching rule picks the logs. Matches are the store's own log objects, never copies.
  */
-import { ChainError } from '../errors.js';
+import { ChainError } from '../base/errors.js';
 import { type LogCriteria, type LogMatch, logMatches } from './log-index.js';
 import type { ChainStore } from './store.js';
 
