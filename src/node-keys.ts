@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { NetworkName } from './chain/chain.js';
+import type { NetworkName } from './chain/index.js';
 
 export interface ApiKey {
   key: string;

@@ -5,13 +5,18 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Server } from 'node:http';
-import { Chain, type MinerMode, type NetworkName } from './chain/chain.js';
-import { NodeWallet } from './chain/keys/wallet.js';
-import { readGenesisFile } from './chain/records/genesis.js';
-import { secp256k1 } from './chain/base/secp256k1.js';
-import { startFastKeccak } from './chain/base/hash.js';
+import {
+  Chain,
+  type MinerMode,
+  type NetworkName,
+  NodeWallet,
+  readGenesisFile,
+  secp256k1,
+  startFastKeccak,
+  MAX_LOGS,
+  MAX_LOG_BLOCK_RANGE,
+} from './chain/index.js';
 import { FilterManager } from './rpc/filter-manager.js';
-import { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/storage/log-query.js';
 import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
@@ -45,7 +50,7 @@ export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is close
 
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
-export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/storage/log-query.js';
+export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/index.js';
 
 export interface NodeOptions {
   /** Data directory (default chain-data); ignored with inMemory. */

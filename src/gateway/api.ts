@@ -4,7 +4,7 @@
  * requests must come from our own origin when the browser says where they come from.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { NetworkName } from '../chain/chain.js';
+import type { NetworkName } from '../chain/index.js';
 import { type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
 
 const SESSION_COOKIE = 'rsk_devnode_session';

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AbstractLevel } from 'abstract-level';
 import { MemoryLevel } from 'memory-level';
-import type { NetworkName } from '../chain/chain.js';
+import type { NetworkName } from '../chain/index.js';
 import { LoginThrottle } from './login-throttle.js';
 import { DUMMY_HASH, type PasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { Quotas } from './quota.js';

@@ -4,10 +4,7 @@
  * so that the chain itself never logs.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { Chain } from '../chain/chain.js';
-import type { RskBlock } from '../chain/records/block.js';
-import type { BlockReceipts, ReceiptRecord } from '../chain/records/receipt.js';
-import type { TxRecord } from '../chain/records/transaction.js';
+import type { Chain, RskBlock, BlockReceipts, ReceiptRecord, TxRecord } from '../chain/index.js';
 import type { Logger } from '../logger.js';
 import { describeRevert } from './revert-reason.js';
 

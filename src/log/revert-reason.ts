@@ -3,7 +3,7 @@
  * else the raw data (a custom error's selector first).
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { errorString, panicCode } from '../chain/exec/revert-data.js';
+import { errorString, panicCode } from '../chain/index.js';
 
 /** Longest revert data shown raw: enough to recognise a custom error without flooding the terminal. */
 const MAX_RAW_BYTES = 68;

@@ -1,5 +1,5 @@
 /** What a method handler gets: the network's chain and the node-wide RPC options. */
-import type { Chain } from '../chain/chain.js';
+import type { Chain } from '../chain/index.js';
 import type { FilterManager } from './filter-manager.js';
 import type { SubscriptionHost } from './subscriptions.js';
 import type { BanList } from '../gateway/ban-list.js';

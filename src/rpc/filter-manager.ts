@@ -5,12 +5,15 @@
  * returns those logs again with `removed: true`.
  */
 import { randomBytes } from 'node:crypto';
-import type { RskBlock } from '../chain/records/block.js';
-import type { Chain } from '../chain/chain.js';
-import { ChainError } from '../chain/base/errors.js';
-import { type LogMatch, matchesInBlock } from '../chain/storage/log-index.js';
-import type { BlockReceipts } from '../chain/records/receipt.js';
-import type { TxRecord } from '../chain/records/transaction.js';
+import {
+  type RskBlock,
+  type Chain,
+  ChainError,
+  type LogMatch,
+  matchesInBlock,
+  type BlockReceipts,
+  type TxRecord,
+} from '../chain/index.js';
 
 /** A filter not polled for this long is removed (rskj: 5 minutes). */
 export const FILTER_IDLE_TIMEOUT_MS = 5 * 60_000;

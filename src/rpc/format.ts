@@ -3,11 +3,7 @@
  * section 9): QUANTITY as minimal hex, DATA as even hex, nulls serialized.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { RskBlock } from '../chain/records/block.js';
-import type { RskHeader } from '../chain/records/header.js';
-import type { LogMatch } from '../chain/storage/log-index.js';
-import type { ReceiptRecord } from '../chain/records/receipt.js';
-import type { TxRecord } from '../chain/records/transaction.js';
+import type { RskBlock, RskHeader, LogMatch, ReceiptRecord, TxRecord } from '../chain/index.js';
 
 export const quantity = (n: bigint | number): string => `0x${n.toString(16)}`;
 export const hex = (bytes: Uint8Array): string => bytesToHex(bytes);

@@ -5,10 +5,8 @@
  * later at the same height is always formatted afresh. The pending block is never cached.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { RskBlock } from '../chain/records/block.js';
-import type { Chain } from '../chain/chain.js';
+import type { RskBlock, Chain, LogMatch } from '../chain/index.js';
 import { Lru } from '../util/lru.js';
-import type { LogMatch } from '../chain/storage/log-index.js';
 import { formatBlock, formatLog, formatReceipt, formatTransaction } from './format.js';
 import { RawJson, rawJsonArray } from './raw-json.js';
 

@@ -1,7 +1,6 @@
 /** The one place where chain and execution errors become JSON-RPC errors. */
 import { bytesToHex } from '@ethereumjs/util';
-import { errorString } from '../chain/exec/revert-data.js';
-import { ChainError, ExecutionReverted } from '../chain/base/errors.js';
+import { errorString, ChainError, ExecutionReverted } from '../chain/index.js';
 import { ErrorCode, InternalError, RevertError, RpcError } from './errors.js';
 
 /** rskj's revert text: "revert <reason>" for Error(string), else "transaction reverted". */

@@ -1,7 +1,5 @@
 /** Block selectors (QUANTITY, tags, hashes, EIP-1898 maps) resolved against a chain. */
-import type { RskBlock } from '../chain/records/block.js';
-import type { Chain, PendingView, StateTarget } from '../chain/chain.js';
-import { ChainError } from '../chain/base/errors.js';
+import { type RskBlock, type Chain, type PendingView, type StateTarget, ChainError } from '../chain/index.js';
 import { bytesToHex } from '@ethereumjs/util';
 import type { BlockView } from './format.js';
 import type { BlockSelector } from './types.js';

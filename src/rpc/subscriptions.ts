@@ -4,11 +4,14 @@
  * socket is open (unlike Hardhat's, which expire after 5 minutes).
  */
 import { randomBytes } from 'node:crypto';
-import type { RskBlock } from '../chain/records/block.js';
-import type { Chain, ChainEvents } from '../chain/chain.js';
-import { matchesInBlock } from '../chain/storage/log-index.js';
-import type { BlockReceipts } from '../chain/records/receipt.js';
-import type { TxRecord } from '../chain/records/transaction.js';
+import {
+  type RskBlock,
+  type Chain,
+  type ChainEvents,
+  matchesInBlock,
+  type BlockReceipts,
+  type TxRecord,
+} from '../chain/index.js';
 import { formatBlock, formatLog, hex } from './format.js';
 
 export type SubscriptionKind = 'newHeads' | 'logs' | 'newPendingTransactions';

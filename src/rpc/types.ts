@@ -1,5 +1,5 @@
 /** Shared JSON-RPC types. */
-import type { CallParams } from '../chain/exec/call.js';
+import type { CallParams } from '../chain/index.js';
 
 export type BlockTag = 'latest' | 'earliest' | 'pending' | 'safe' | 'finalized';
 

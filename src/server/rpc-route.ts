@@ -2,7 +2,7 @@
  * The gate in front of the dispatcher, for HTTP and WebSocket alike: which key, which network,
  * which rights, and (for dashboard keys) the daily quota with its headers.
  */
-import type { NetworkName } from '../chain/chain.js';
+import type { NetworkName } from '../chain/index.js';
 import type { Gateway } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';

@@ -4,11 +4,18 @@
  * and blocks answer null.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from '../../chain/tracing/recorder.js';
-import { callTrace } from '../../chain/tracing/call-tracer.js';
-import { structLogTrace } from '../../chain/tracing/struct-log.js';
-import type { TraceTarget, TracedTx } from '../../chain/tracing/replay.js';
-import { blockTarget, pendingTarget, trace } from '../../chain/tracing/trace.js';
+import {
+  MAX_STRUCT_LOG_BYTES,
+  StructLogBudget,
+  type StructLogOptions,
+  callTrace,
+  structLogTrace,
+  type TraceTarget,
+  type TracedTx,
+  blockTarget,
+  pendingTarget,
+  trace,
+} from '../../chain/index.js';
 import { type RpcContext, method } from '../context.js';
 import { ErrorCode, InvalidParams, RpcError } from '../errors.js';
 import { blockSelector, hash32, makeDecoder, params } from '../params.js';

@@ -4,7 +4,7 @@ import { type BlockView, formatBlock, formatTransaction, quantity } from '../for
 import { blockSelector, bool, hash32, params, quantity as quantityParam } from '../params.js';
 import { type Resolved, describeSelector, resolveBlock, toBlockView } from '../resolve.js';
 import { blockJson, minedTransactionJson } from '../json-cache.js';
-import { ChainError } from '../../chain/base/errors.js';
+import { ChainError } from '../../chain/index.js';
 import type { BlockSelector } from '../types.js';
 import type { RpcContext } from '../context.js';
 

@@ -1,5 +1,5 @@
 /** eth_bridgeState: rskj's view of the Bridge contract's state (reference 10.1). */
-import { bridgeStateView } from '../../chain/native/bridge/state.js';
+import { bridgeStateView } from '../../chain/index.js';
 import { method } from '../context.js';
 import { noParams } from '../params.js';
 

@@ -1,8 +1,6 @@
 /** eth_ methods about the node and network rather than chain data. */
 import { type Address, bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
-import { MINER_ACCOUNT } from '../../chain/keys/accounts.js';
-import { sign } from '../../chain/base/secp256k1.js';
-import { lockedHint } from '../../chain/keys/wallet.js';
+import { MINER_ACCOUNT, sign, lockedHint } from '../../chain/index.js';
 import { openKeystore, passphrase } from './personal.js';
 import { method, type RpcContext } from '../context.js';
 import { InvalidParams } from '../errors.js';

@@ -4,7 +4,7 @@
  * does, with the spec's formats (`key` and `value` are QUANTITY).
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { accountProof } from '../../chain/state/proofs.js';
+import { accountProof } from '../../chain/index.js';
 import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { ParamError, address, blockSelector, describe, makeDecoder, params, storageSlot } from '../params.js';

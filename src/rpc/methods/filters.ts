@@ -1,7 +1,6 @@
 /** eth_getLogs and the polled filters (spec: logs and filters, Events). */
-import type { Chain } from '../../chain/chain.js';
+import type { Chain, LogCriteria } from '../../chain/index.js';
 import type { FilterBound, LogFilterSpec } from '../filter-manager.js';
-import type { LogCriteria } from '../../chain/storage/log-index.js';
 import { InvalidParams } from '../errors.js';
 import { method } from '../context.js';
 import { formatLog, hex } from '../format.js';

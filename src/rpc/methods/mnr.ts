@@ -4,17 +4,17 @@
  * solutions (chain/merged-mining/submit.ts); these handlers decode rskj's formats and shape its answers.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { MINER_ACCOUNT } from '../../chain/keys/accounts.js';
-import type { Chain } from '../../chain/chain.js';
-import { workTarget } from '../../chain/merged-mining/work.js';
 import {
+  MINER_ACCOUNT,
+  type Chain,
+  workTarget,
   type BitcoinSolution,
   BitcoinDataError,
   solutionFromBlock,
   solutionFromMerkleHashes,
   solutionFromTxHashes,
   submitSolution,
-} from '../../chain/merged-mining/submit.js';
+} from '../../chain/index.js';
 import { method, type RpcContext } from '../context.js';
 import { InvalidParams, RpcError } from '../errors.js';
 import { quantity } from '../format.js';

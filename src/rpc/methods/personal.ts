@@ -7,7 +7,7 @@
  * "could not decrypt key with given password" for a wrong passphrase.
  */
 import { bytesToHex, setLengthLeft, unprefixedHexToBytes } from '@ethereumjs/util';
-import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/keys/wallet.js';
+import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/index.js';
 import { method, type RpcContext } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
 import { ParamError, address, callRequest, describe, makeDecoder, noParams, params, shown } from '../params.js';

@@ -4,11 +4,8 @@
  * generated from one list, so `rpc_modules` and the docs see both.
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { RskBlock } from '../../chain/records/block.js';
-import { encodeHeaderForHash } from '../../chain/records/header.js';
+import { type RskBlock, encodeHeaderForHash, IndexedTrie, encodeRskReceipt } from '../../chain/index.js';
 import { Lru } from '../../util/lru.js';
-import { IndexedTrie } from '../../chain/state/proofs.js';
-import { encodeRskReceipt } from '../../chain/records/receipt.js';
 import { type RpcContext, method } from '../context.js';
 import { InternalError } from '../errors.js';
 import { blockSelector, hash32, params } from '../params.js';

@@ -4,11 +4,16 @@
  * state; nothing is written.
  */
 import { bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
-import type { RskBlock } from '../../chain/records/block.js';
-import { type ParityTrace, parityTraces } from '../../chain/tracing/parity.js';
-import type { TraceTarget } from '../../chain/tracing/replay.js';
-import type { TxRecord } from '../../chain/records/transaction.js';
-import { blockTarget, pendingTarget, trace } from '../../chain/tracing/trace.js';
+import {
+  type RskBlock,
+  type ParityTrace,
+  parityTraces,
+  type TraceTarget,
+  type TxRecord,
+  blockTarget,
+  pendingTarget,
+  trace,
+} from '../../chain/index.js';
 import { type RpcContext, method } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import { ParamError, address, describe, hash32, makeDecoder, params, shortened, shown } from '../params.js';

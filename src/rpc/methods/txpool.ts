@@ -1,5 +1,5 @@
 /** rskj's txpool module, in its exact formats (reference 10.7). */
-import type { PoolTx } from '../../chain/pool/mempool.js';
+import type { PoolTx } from '../../chain/index.js';
 import { method } from '../context.js';
 import { hex, quantity } from '../format.js';
 import { params } from '../params.js';

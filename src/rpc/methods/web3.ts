@@ -1,5 +1,5 @@
 import { bytesToHex } from '@ethereumjs/util';
-import { keccak256 } from '../../chain/base/hash.js';
+import { keccak256 } from '../../chain/index.js';
 import { method } from '../context.js';
 import { data, noParams, params } from '../params.js';
 

@@ -1,0 +1,31 @@
+/**
+ * The chain's one entry for the layers above it (rpc/, server/, log/, node.ts, provider.ts, cli.ts):
+ * the facade, the record types, ChainError and the tracing shapes. Those layers import nothing else
+ * under chain/ (the import rules in .dependency-cruiser.cjs say so, and `npm test` checks them).
+ */
+export { ChainError, ExecutionReverted } from './base/errors.js';
+export { keccak256, startFastKeccak } from './base/hash.js';
+export { secp256k1, sign } from './base/secp256k1.js';
+export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
+export type { CallParams } from './exec/call.js';
+export { errorString, panicCode } from './exec/revert-data.js';
+export { MINER_ACCOUNT } from './keys/accounts.js';
+export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';
+export { BitcoinDataError, solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
+export { workTarget } from './merged-mining/work.js';
+export { bridgeStateView } from './native/bridge/state.js';
+export type { PoolTx } from './pool/mempool.js';
+export type { RskBlock } from './records/block.js';
+export { readGenesisFile } from './records/genesis.js';
+export { encodeHeaderForHash, type RskHeader } from './records/header.js';
+export { encodeRskReceipt, type BlockReceipts, type ReceiptRecord } from './records/receipt.js';
+export type { TxRecord } from './records/transaction.js';
+export { IndexedTrie, accountProof } from './state/proofs.js';
+export { matchesInBlock, type LogCriteria, type LogMatch } from './storage/log-index.js';
+export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './storage/log-query.js';
+export { callTrace } from './tracing/call-tracer.js';
+export { parityTraces, type ParityTrace } from './tracing/parity.js';
+export { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from './tracing/recorder.js';
+export type { TraceTarget, TracedTx } from './tracing/replay.js';
+export { structLogTrace } from './tracing/struct-log.js';
+export { blockTarget, pendingTarget, trace } from './tracing/trace.js';
