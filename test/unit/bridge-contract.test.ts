@@ -27,6 +27,7 @@ function nativeCall(data: string, over: Partial<NativeCall> = {}): NativeCall {
     value: 0n,
     depth: 0,
     isStatic: false,
+    callType: 'CALL',
     localCall: false,
     block: { number: 1n, timestamp: 1n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 7_500_000n, difficulty: 1n },
     headerAt: async () => undefined,
@@ -171,8 +172,25 @@ describe('Bridge errors as rskj has them', () => {
 
   it('a state-changing method under STATICCALL fails (RSKIP417)', async () => {
     const data = iface.encodeFunctionData('voteFeePerKbChange', [1]);
-    const r = await bridgeContract.call(nativeCall(data, { isStatic: true, depth: 1, caller: CONTRACT }));
+    const r = await bridgeContract.call(nativeCall(data, { isStatic: true, callType: 'STATICCALL', depth: 1, caller: CONTRACT }));
     expect(r.error).toBe('revert');
+  });
+
+  it('DELEGATECALL and CALLCODE reach no method, getters included; a CALL inside a static frame is a CALL (RSKIP417)', async () => {
+    const getter = iface.encodeFunctionData('getFeePerKb', []);
+    const vote = iface.encodeFunctionData('voteFeePerKbChange', [1]);
+    const cost = (data: string, fixed: bigint) => fixed + 2n * BigInt((data.length - 2) / 2);
+    for (const callType of ['DELEGATECALL', 'CALLCODE'] as const) {
+      for (const [data, fixed] of [[getter, 2_000n], [vote, 10_000n]] as const) {
+        const r = await bridgeContract.call(nativeCall(data, { callType, depth: 1, caller: CONTRACT, localCall: true }));
+        expect(r).toEqual({ returnValue: new Uint8Array(0), gasUsed: cost(data, fixed), error: 'revert' });
+      }
+    }
+    const staticGetter = await bridgeContract.call(nativeCall(getter, { isStatic: true, callType: 'STATICCALL', depth: 1, caller: CONTRACT, localCall: true }));
+    expect(staticGetter.error).toBeUndefined();
+    const nestedCall = await bridgeContract.call(nativeCall(vote, { isStatic: true, callType: 'CALL', depth: 2, caller: CONTRACT }));
+    expect(nestedCall.error).toBeUndefined();
+    expect(iface.decodeFunctionResult('voteFeePerKbChange', nestedCall.returnValue)[0]).toBe(-10n);
   });
 
   it('bad arguments fail: unknown key type, index out of range, depth out of range, upper-case hash', async () => {

@@ -161,6 +161,7 @@ describe('results into the EVM (rskj NativeContract, RSKIP197)', () => {
     value: 0n,
     depth: 0,
     isStatic: false,
+    callType: 'CALL',
     block: { number: 1n, timestamp: 0n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 0n, difficulty: 0n },
     headerAt: async () => undefined,
     state: undefined as never,

@@ -89,13 +89,14 @@ function intrinsicGas(execution: ExecutionContext, params: CallParams): bigint {
  * The least gas limit with which the transaction succeeds, found by binary search on our own EVM
  * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
+ * The caller's `gas` is ignored: the search always runs up to the cap, as rskj master does since
+ * PRs #3520/#3639. (Bounding it by a too-small hint answered the hint, which then ran out of gas.)
  */
 export async function estimateGas(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
   // One deadline for the whole search, not one per attempt.
   const deadline = startDeadline(execution.timeoutMs);
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
   if (execution.callGasCap < cap) cap = execution.callGasCap;
-  if (params.gas !== undefined && params.gas < cap) cap = params.gas;
   const intrinsic = intrinsicGas(execution, params);
   const attempt = async (gas: bigint) =>
     gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic, deadline);

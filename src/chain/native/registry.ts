@@ -3,13 +3,14 @@
  * precompiles (rskj PrecompiledContracts.getContractForAddress).
  *
  * A precompile's input is only {data, gasLimit, common, _EVM}. What a native contract also needs:
- * - caller, value, depth, static flag: the Message of the native frame. Each EVM built by
- *   Execution.vm() gets one synchronous 'beforeMessage' listener (trackNativeFrames) that keeps
- *   the last message addressed to a native contract's address, and the caller of the depth-0
- *   message (tx.origin). Native contracts never call out, so no other message starts between that
- *   message's 'beforeMessage' and its precompile running. The listener does one byte comparison
- *   for an ordinary message and nothing per opcode; the EVM already fetches the listener list for
- *   every message.
+ * - caller, value, depth, static flag, call type: the Message of the native frame. Each EVM built
+ *   by Execution.vm() gets one synchronous 'beforeMessage' listener (trackNativeFrames) that keeps
+ *   the last message addressed to a native contract's address, the caller of the depth-0 message
+ *   (tx.origin) and the static flag of the latest message at each depth (its parent's flag tells a
+ *   STATICCALL from a CALL inside a static frame). Native contracts never call out, so no other
+ *   message starts between that message's 'beforeMessage' and its precompile running. The listener
+ *   does one array write and one byte comparison for an ordinary message and nothing per opcode;
+ *   the EVM already fetches the listener list for every message.
  * - the executing block: the EVM's `_block` (what runTx/runCall were given, built by
  *   Execution.contextBlock; the COINBASE the natives see is the miner, carried in prevRandao).
  *   rskj gives natives a block with the executing block's number, timestamp, coinbase (miner),
@@ -28,7 +29,7 @@ import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
 import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
-import type { NativeCall, NativeContract, NativeResult } from './types.js';
+import type { NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
 
 /** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
@@ -56,6 +57,8 @@ interface FrameMessage {
   to?: Address;
   /** Set for DELEGATECALL/CALLCODE (the code runs in `to`'s context). */
   _codeAddress?: Address;
+  /** Set for DELEGATECALL only. */
+  delegatecall: boolean;
 }
 
 interface FrameState {
@@ -63,6 +66,8 @@ interface FrameState {
   native?: FrameMessage;
   /** tx.origin: the caller of the depth-0 message. */
   origin?: Address;
+  /** The static flag of the latest message at each depth: a frame's parent is the latest one a level up. */
+  staticAt: boolean[];
 }
 
 /** The fields of the EVM's block header that native contracts read (Execution.contextBlock). */
@@ -97,10 +102,11 @@ function nativeLastBytes(contracts: readonly NativeContract[]): Set<number> {
  */
 export function trackNativeFrames(evm: EVM, contracts: readonly NativeContract[] = NATIVE_CONTRACTS): void {
   const last = nativeLastBytes(contracts);
-  const state: FrameState = {};
+  const state: FrameState = { staticAt: [] };
   frames.set(evm, state);
   evm.events.on('beforeMessage', (message: FrameMessage) => {
     if (message.depth === 0) state.origin = message.caller;
+    state.staticAt[message.depth] = message.isStatic;
     // A creation has neither `to` nor a code address (its getter throws then).
     const code = message._codeAddress ?? message.to;
     if (code === undefined) return;
@@ -112,6 +118,18 @@ export function trackNativeFrames(evm: EVM, contracts: readonly NativeContract[]
 function isZeroPrefix(b: Uint8Array): boolean {
   for (let i = 0; i < 16; i++) if (b[i] !== 0) return false;
   return true;
+}
+
+/**
+ * The opcode behind a message (@ethereumjs/evm's Interpreter.call/callCode/callStatic/
+ * callDelegate): DELEGATECALL sets `delegatecall`, CALLCODE a code address, STATICCALL turns a
+ * frame static whose parent was not. The outermost message is the transaction's CALL.
+ */
+function callTypeOf(message: FrameMessage, staticAt: readonly boolean[]): NativeCallType {
+  if (message.delegatecall) return 'DELEGATECALL';
+  if (message._codeAddress !== undefined) return 'CALLCODE';
+  if (message.depth > 0 && message.isStatic && staticAt[message.depth - 1] !== true) return 'STATICCALL';
+  return 'CALL';
 }
 
 function toExecResult(result: NativeResult, gasLimit: bigint): ExecResult {
@@ -155,6 +173,7 @@ export function nativePrecompiles(env: NativeEnvironment, contracts: readonly Na
         value: message.value,
         depth: message.depth,
         isStatic: message.isStatic,
+        callType: callTypeOf(message, frame.staticAt),
         block: {
           number: header.number,
           timestamp: header.timestamp,

@@ -8,6 +8,12 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
 
+/**
+ * The opcode that reached a native contract (rskj MessageCall.MsgType, which rskj hands to the
+ * Bridge); a transaction's (or eth_call's) own call is CALL.
+ */
+export type NativeCallType = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL';
+
 /** What a native contract sees of the call that reached it. */
 /** Marks a context block built for eth_call/eth_estimateGas (rskj's "local call"). */
 export const LOCAL_CALL = Symbol('rsk-devnode.localCall');
@@ -31,6 +37,11 @@ export interface NativeCall {
   localCall: boolean;
   /** STATICCALL context: no state changes allowed. */
   isStatic: boolean;
+  /**
+   * How the call was made. Not the same as `isStatic`: a CALL made inside a STATICCALL frame is a
+   * CALL in a static context. The Bridge accepts some methods only for some types (RSKIP417).
+   */
+  callType: NativeCallType;
   /** The block being executed (mined, pending or the target of eth_call). */
   block: { number: bigint; timestamp: bigint; coinbase: Uint8Array; minimumGasPrice: bigint; gasLimit: bigint; difficulty: bigint };
   /** Headers of blocks the node keeps, by number (BlockHeader reads the chain by depth). */

@@ -57,7 +57,7 @@ export const ethStateMethods = [
   ),
   method(
     'eth_estimateGas',
-    'Least gas with which the transaction succeeds (capped at 6,800,000); a REVERT answers -32015.',
+    'Least gas with which the transaction succeeds (searched up to 6,800,000 whatever `gas` says); a REVERT answers -32015.',
     params([callRequest, optionalBlock]),
     async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block))),
   ),

@@ -2,8 +2,9 @@
  * The Bridge native contract (0x0000000000000000000000000000000001000006), following rskj's
  * co/rsk/peg/Bridge.java: parse the call (selector + ABI arguments), charge the method's fixed
  * cost plus 2 gas per byte of data (getGasForData), refuse local-only methods outside local calls
- * (validateLocalCall) and non-static methods under STATICCALL (validateCallMessageType), run the
- * method, ABI-encode its result.
+ * (validateLocalCall) and call types the method does not accept (validateCallMessageType, RSKIP417:
+ * getters take CALL and STATICCALL, every other method CALL only; DELEGATECALL and CALLCODE reach
+ * no method), run the method, ABI-encode its result.
  *
  * How a failure looks (rskj Bridge.execute throws VMException):
  * - called by a contract (Program.executePrecompiledAndHandleError, RSKIP197): the CALL pushes 0,
@@ -13,7 +14,7 @@
  *   not a REVERT (eth_call answers "0x" without error) and pays its whole gas limit -> 'failure'.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { NativeCall, NativeContract, NativeResult } from '../types.js';
+import type { NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
 import { AbiDecodeError, decodeAbi, encodeAbi, selectorHex, selectorOf, type AbiValue } from './abi.js';
 import { GETTERS } from './getters.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
@@ -61,6 +62,11 @@ function parse(data: Uint8Array): Parsed | undefined {
   }
 }
 
+/** BridgeMethods.acceptsThisTypeOfCall: CallTypeHelper.ALLOW_STATIC_CALL or RESTRICTED_TO_CALL. */
+function acceptsCallType(method: BridgeMethod, callType: NativeCallType): boolean {
+  return callType === 'CALL' || (callType === 'STATICCALL' && method.allowStatic);
+}
+
 function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array): bigint {
   if (!parsed) return UNPARSABLE_DATA_COST;
   const cost = parsed.method.name === 'receiveHeaders' ? RECEIVE_HEADERS_BASE_COST : parsed.method.cost;
@@ -75,7 +81,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   if (!parsed) return fail(call, requiredGas); // "Invalid data given" (BridgeIllegalArgumentException)
   const { method, args } = parsed;
   if (method.localOnly && !call.localCall) return fail(call, requiredGas); // "Non-local-call to …"
-  if (call.isStatic && !method.allowStatic) return fail(call, requiredGas); // "Call type (STATICCALL) not accepted by …"
+  if (!acceptsCallType(method, call.callType)) return fail(call, requiredGas); // "Call type (…) not accepted by …"
 
   const behaviour = method.behaviour;
   switch (behaviour.kind) {
