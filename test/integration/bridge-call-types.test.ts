@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, type Log } from 'ethers';
 import { contracts, type CompiledContract } from '../fixtures/contracts.js';
 import { COW, COW1, startTestNode, type TestNode } from '../helpers/node.js';
-import { ENVIRONMENT_ABI } from '../../src/chain/native/abis.js';
+import { ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 
 const require = createRequire(import.meta.url);
 const bridgeIface = new Interface(require('@rsksmart/rsk-precompiled-abis').bridge.abi);
