@@ -372,9 +372,15 @@ export interface ParamInfo {
 /** The parameter list of every `decode` that `params()` built, keyed by that function. */
 const SIGNATURES = new WeakMap<object, readonly ParamInfo[]>();
 
-/** The parameters a method's `decode` takes, or undefined when it was not built by `params()`. */
+/** The parameters a method's `decode` takes, or undefined when neither `params()` nor `declareParams` gave them. */
 export function paramsOf(decode: (raw: unknown[]) => unknown): readonly ParamInfo[] | undefined {
   return SIGNATURES.get(decode);
+}
+
+/** Records the parameters of a hand-written `decode` (one `params()` cannot express), for the docs. */
+export function declareParams<F extends (raw: unknown[]) => unknown>(list: readonly ParamInfo[], decode: F): F {
+  SIGNATURES.set(decode, list);
+  return decode;
 }
 
 /**
