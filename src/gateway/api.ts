@@ -1,5 +1,5 @@
 /**
- * The dashboard's JSON API under /api (documented in the README). Errors are `{ error }` with a
+ * The dashboard's JSON API under /api (documented in docs/gateway.md). Errors are `{ error }` with a
  * fitting HTTP status. Sessions ride in an HttpOnly, SameSite=Strict cookie, and state-changing
  * requests must come from our own origin when the browser says where they come from.
  */

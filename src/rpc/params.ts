@@ -363,6 +363,26 @@ export type Decoded<D extends readonly Param<unknown>[]> = {
   -readonly [K in keyof D]: D[K] extends Param<infer T> ? T : never;
 };
 
+/** One positional parameter as `params()` was given it: what docs/methods.md lists. */
+export interface ParamInfo {
+  readonly name: string;
+  readonly required: boolean;
+}
+
+/** The parameter list of every `decode` that `params()` built, keyed by that function. */
+const SIGNATURES = new WeakMap<object, readonly ParamInfo[]>();
+
+/** The parameters a method's `decode` takes, or undefined when neither `params()` nor `declareParams` gave them. */
+export function paramsOf(decode: (raw: unknown[]) => unknown): readonly ParamInfo[] | undefined {
+  return SIGNATURES.get(decode);
+}
+
+/** Records the parameters of a hand-written `decode` (one `params()` cannot express), for the docs. */
+export function declareParams<F extends (raw: unknown[]) => unknown>(list: readonly ParamInfo[], decode: F): F {
+  SIGNATURES.set(decode, list);
+  return decode;
+}
+
 /**
  * Builds a method's `decode` from positional decoders (required ones first, then optional ones).
  * Checks the argument count, then decodes each position with label `argument i (<paramName>)`.
@@ -378,7 +398,7 @@ export function params<const D extends readonly Param<unknown>[]>(decoders: D): 
   }
   const labels = decoders.map((d, i) => `argument ${i} (${d.paramName})`);
   const tooMany = `too many arguments, want at most ${n}`;
-  return (raw: unknown[]): Decoded<D> => {
+  const decode = (raw: unknown[]): Decoded<D> => {
     if (raw.length > n) throw new InvalidParams(tooMany);
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) {
@@ -390,6 +410,8 @@ export function params<const D extends readonly Param<unknown>[]>(decoders: D): 
     }
     return out as Decoded<D>;
   };
+  SIGNATURES.set(decode, decoders.map((d) => ({ name: d.paramName, required: d.required })));
+  return decode;
 }
 
 /** `decode` for methods without parameters (rejects any argument). */

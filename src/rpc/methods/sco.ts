@@ -8,7 +8,7 @@ import { clientAddressOf, InvalidBannedAddress } from '../../gateway/ban-list.js
 import type { NodeClients, RpcContext } from '../context.js';
 import { method } from '../context.js';
 import { InternalError, InvalidParams } from '../errors.js';
-import { noParams, shortened, shown } from '../params.js';
+import { declareParams, noParams, shortened, shown } from '../params.js';
 
 /**
  * rskj takes the argument as a Java String: JSON scalars become their text, a missing one is
@@ -17,7 +17,7 @@ import { noParams, shortened, shown } from '../params.js';
 /** Longest client address text worth parsing (an IPv6 block in brackets with its /bits is under 60). */
 const MAX_ADDRESS_CHARS = 100;
 
-function addressArgument(raw: unknown[]): [string] {
+const addressArgument = declareParams([{ name: 'address', required: true }], (raw: unknown[]): [string] => {
   if (raw.length > 1) throw new InvalidParams('too many arguments, want at most 1');
   const value = raw[0];
   if (typeof value === 'string') {
@@ -27,15 +27,15 @@ function addressArgument(raw: unknown[]): [string] {
   }
   if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
   throw new InvalidParams(`invalid banned address ${value === undefined || value === null ? 'null' : shown(value)}`);
-}
+});
 
 /** sco_clearPeerScoring's id: an IP address (rskj also takes a node id, which RPC clients have none of). */
-function idArgument(raw: unknown[]): [string] {
+const idArgument = declareParams([{ name: 'id', required: true }], (raw: unknown[]): [string] => {
   if (raw.length > 1) throw new InvalidParams('too many arguments, want at most 1');
   const value = raw[0];
   if (typeof value !== 'string') throw new InvalidParams('missing value for required argument 0 (id): a client address');
   return [value];
-}
+});
 
 function clientsOf(ctx: RpcContext): NodeClients {
   if (ctx.clients === undefined) throw new InternalError('Internal server error: this node keeps no client list');

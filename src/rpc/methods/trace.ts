@@ -16,7 +16,7 @@ import {
 } from '../../chain/index.js';
 import { type RpcContext, method } from '../context.js';
 import { InvalidParams } from '../errors.js';
-import { ParamError, address, describe, hash32, makeDecoder, params, shortened, shown } from '../params.js';
+import { ParamError, address, declareParams, describe, hash32, makeDecoder, params, shortened, shown } from '../params.js';
 
 /** rskj rpc.trace.maxTracesPerRequest (reference.conf): the most traces one trace_filter returns or skips. */
 export const MAX_TRACES_PER_REQUEST = 10_000;
@@ -207,21 +207,21 @@ export const traceMethods = [
   method(
     'trace_filter',
     `Traces of the transactions sent from/to the given addresses in a block range; after/count page through at most ${MAX_TRACES_PER_REQUEST}.`,
-    (raw: unknown[]) => {
+    declareParams([{ name: 'filter', required: false }], (raw: unknown[]) => {
       if (raw.length > 1) throw new InvalidParams('too many arguments, want at most 1');
       return [traceFilterRequest.optional(raw[0], 'argument 0 (filter)')] as const;
-    },
+    }),
     async (ctx, [filter]) => traceFilter(ctx, filter),
   ),
   method(
     'trace_get',
     "One trace by position; as in rskj the position indexes the whole block's traces. null if unknown.",
-    (raw: unknown[]) => {
+    declareParams([{ name: 'transactionHash', required: true }, { name: 'positions', required: true }], (raw: unknown[]) => {
       if (raw.length > 2) throw new InvalidParams('too many arguments, want at most 2');
       const hash = traceGetHash(raw[0], 'argument 0 (transactionHash)');
       const position = tracePositions(raw[1], 'argument 1 (positions)');
       return [hash, position] as const;
-    },
+    }),
     async (ctx, [hashText, position]) => {
       if (!/^0x[0-9a-fA-F]{64}$/.test(hashText)) return null;
       const found = await ctx.chain.transaction(hexToBytes(hashText as `0x${string}`));
