@@ -59,6 +59,10 @@ afterAll(async () => {
 /** A common phone's CSS width, and the narrowest screen the dashboard is made for. */
 const PHONE = { width: 390, height: 844 };
 const NARROWEST = { width: 360, height: 740 };
+/** Between the phone layout (up to 640 px) and a desktop: the keys stay a table. */
+const TABLET = { width: 768, height: 1024 };
+/** A key name with no space in it, wider than a phone screen. */
+const LONG_NAME = 'stagingEnvironmentIndexerForPaymentsBackendAndMobileWallet2026';
 /** Text drawn smaller than this is hard to read on a phone. */
 const MIN_LABEL_PX = 10;
 
@@ -271,15 +275,15 @@ describe('dashboard on a phone', () => {
 
   const screenshot = (name: string) => p.screenshot({ path: `${OUTPUT_DIR}phone-${p.viewportSize()!.width}-${name}.png`, fullPage: true });
 
-  async function openKeysPage() {
+  async function openKeysPage(keys = 4) {
     await p.goto(`${t.baseUrl}/dashboard/keys`);
     await expect.poll(() => p.locator('#user-email').textContent()).toBe(EMAIL);
-    await expect.poll(() => p.locator('#keys-body tr').count()).toBe(4);
+    await expect.poll(() => p.locator('#keys-body tr').count()).toBe(keys);
     await expect.poll(() => p.locator('#usage-chart rect.bar').count()).toBe(30);
   }
 
-  async function openKeyPage(name: string) {
-    await openKeysPage();
+  async function openKeyPage(name: string, keys = 4) {
+    await openKeysPage(keys);
     await p.getByRole('link', { name }).tap();
     await expect.poll(() => p.locator('#key-name').textContent()).toBe(name);
   }
@@ -296,7 +300,8 @@ describe('dashboard on a phone', () => {
     }
   }
 
-  async function checkKeysPage() {
+  /** The key list in its phone layout (cards) or, from 641 px, as a table. */
+  async function checkKeysPage(layout: 'cards' | 'table' = 'cards') {
     await openKeysPage();
     await screenshot('keys');
     await expectFits('keys page');
@@ -308,7 +313,8 @@ describe('dashboard on a phone', () => {
     // Key names read across the row, not one word a line; every row shows all it holds.
     const names = await lineCounts(p.locator('#keys-body td.key-name a'));
     expect(names.map((n) => n.text)).toEqual(['alpha', 'bravo', 'charlie payments backend', '<b>delta</b>']);
-    for (const name of names) expect(name.lines, name.text).toBe(1);
+    // A table column may wrap a name, but never to one word a line.
+    for (const name of names) expect(name.lines, name.text).toBeLessThanOrEqual(layout === 'cards' ? 1 : Math.max(1, name.words - 1));
     const rows = p.locator('#keys-body tr');
     for (let i = 0; i < 4; i++) {
       const row = rows.nth(i);
@@ -357,10 +363,45 @@ describe('dashboard on a phone', () => {
     await checkKeyPage();
   });
 
-  it('at 360 px every page fits too', async () => {
+  it('at 768 px (a tablet) the keys page fits as a table', async () => {
+    await p.setViewportSize(TABLET);
+    await checkKeysPage('table');
+    expect(await p.locator('#keys-table th').first().isVisible()).toBe(true);
+  });
+
+  it("at 360 px the keys page and a key's page fit too", async () => {
     await p.setViewportSize(NARROWEST);
     await checkKeysPage();
     await checkKeyPage();
+  });
+
+  it('at 360 px a long unbroken key name, and the new-key notice and refusal, fit', async () => {
+    await openKeysPage();
+    const form = p.locator('#new-key-form');
+    await form.getByLabel('Name').fill(LONG_NAME);
+    await form.getByLabel('Network').selectOption('mainnet');
+    await form.getByRole('button', { name: 'Create key' }).tap();
+    await expect.poll(() => p.locator('#keys-body tr').count()).toBe(5);
+    await expect.poll(() => p.locator('#new-key-notice').textContent()).toContain(`Key "${LONG_NAME}" created`);
+    await screenshot('keys-long-name');
+    await expectFits('keys page with a long name and the notice');
+    const long = (await lineCounts(p.locator('#keys-body td.key-name a'))).find((n) => n.text === LONG_NAME)!;
+    // One word that is wider than the screen breaks where it must, and only there.
+    expect(long.lines).toBeGreaterThan(1);
+    expect(long.lines).toBeLessThanOrEqual(3);
+
+    await form.getByLabel('Name').fill('one too many');
+    await form.getByLabel('Network').selectOption('testnet');
+    await form.getByRole('button', { name: 'Create key' }).tap();
+    await expect.poll(() => p.locator('#new-key-error').textContent()).toMatch(/Key limit reached/);
+    await expectFits('keys page with the key-limit refusal');
+
+    await openKeyPage(LONG_NAME, 5);
+    await screenshot('key-long-name');
+    await expectFits('key page with a long name');
+  });
+
+  it('logs out at 360 px; the signed-out pages fit', async () => {
     await p.getByRole('button', { name: 'Log out' }).tap();
     await p.waitForURL('**/dashboard/login');
     await checkSignedOutPages();
@@ -368,8 +409,9 @@ describe('dashboard on a phone', () => {
 
   it("nothing went wrong in the phone's browser console", () => {
     expect(phoneErrors).toEqual([]);
-    // Only the not-found page's own 404 (once per width).
-    expect(phoneFailedLoads).toHaveLength(2);
-    for (const failed of phoneFailedLoads) expect(failed).toMatch(/status of 404 \(Not Found\).*\/dashboard\/no-such-page/);
+    // The not-found page's own 404 (once per width) and the refused fifth active key (409 by design).
+    expect(phoneFailedLoads).toHaveLength(3);
+    expect(phoneFailedLoads.filter((f) => /status of 404 \(Not Found\).*\/dashboard\/no-such-page/.test(f))).toHaveLength(2);
+    expect(phoneFailedLoads.filter((f) => /status of 409 \(Conflict\).*\/api\/keys/.test(f))).toHaveLength(1);
   });
 });
