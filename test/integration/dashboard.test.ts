@@ -321,6 +321,10 @@ describe('dashboard on a phone', () => {
       for (let cell = 0; cell < 4; cell++) expect(await row.locator('td').nth(cell).isVisible(), `row ${i} cell ${cell}`).toBe(true);
       expect(await row.locator('td').nth(2).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
     }
+    // Laid out as cards or not, a screen reader still gets a table: a heading row and a row a key.
+    expect(await p.getByRole('table').getByRole('row').count()).toBe(names.length + 1);
+    expect(await p.getByRole('columnheader', { name: 'Created' }).count()).toBe(1);
+    expect(await p.getByRole('row', { name: /charlie payments backend/ }).getByRole('cell').count()).toBe(5);
     for (const button of await p.locator('#keys-body button').all()) expect(await fullyOnScreen(p, button)).toBe(true);
     expect(await fullyOnScreen(p, p.getByRole('button', { name: 'Create key' }))).toBe(true);
     // The usage chart's text keeps a readable size and does not pile up.
