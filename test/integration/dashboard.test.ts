@@ -3,7 +3,10 @@
  * else the Chromium that the npm package @sparticuz/chromium ships (test/helpers/browser.ts; nothing
  * is downloaded at test time). Signs up, logs in, fills the key quota and sees the
  * fifth key refused, copies a key's URL and uses it with ethers, sees the usage count rise,
- * revokes the key and sees it refused, all without an error in the browser console.
+ * revokes the key and sees it refused, all without an error in the browser console. Then every page
+ * again on a phone (390 px, and 360 px, the narrowest the dashboard is made for): nothing wider than
+ * the screen, the header with a long address and "Log out" on screen, key names whole, chart text
+ * readable. Screenshots go to test-output/.
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,11 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { JsonRpcProvider } from 'ethers';
 import { launchChromium } from '../helpers/browser.js';
+import { fullyOnScreen, lineCounts, measurePageWidth, overlap, shownTexts } from '../helpers/layout.js';
 import { rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DAILY_LIMIT = 50;
-const EMAIL = 'dev@example.com';
+/** An ordinary address, long enough to have overflowed the header on a phone. */
+const EMAIL = 'alexandra.richardson-whitfield@engineering.example.com';
 const PASSWORD = 'correct horse battery staple';
 
 let t: TestNode;
@@ -50,6 +55,16 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
+
+/** A common phone's CSS width, and the narrowest screen the dashboard is made for. */
+const PHONE = { width: 390, height: 844 };
+const NARROWEST = { width: 360, height: 740 };
+/** Between the phone layout (up to 640 px) and a desktop: the keys stay a table. */
+const TABLET = { width: 768, height: 1024 };
+/** A key name with no space in it, wider than a phone screen. */
+const LONG_NAME = 'stagingEnvironmentIndexerForPaymentsBackendAndMobileWallet2026';
+/** Text drawn smaller than this is hard to read on a phone. */
+const MIN_LABEL_PX = 10;
 
 const usedToday = async () => Number((await page.locator('#usage-used').textContent())?.replace(/,/g, ''));
 
@@ -86,7 +101,7 @@ describe('dashboard in chromium', () => {
     const keys = [
       ['alpha', 'testnet', 'the first key'],
       ['bravo', 'mainnet', ''],
-      ['charlie', 'testnet', ''],
+      ['charlie payments backend', 'testnet', 'reads testnet blocks for the staging shop'],
       ['<b>delta</b>', 'mainnet', '<img src=x onerror=alert(1)>'],
     ] as const;
     for (const [i, [name, network, description]] of keys.entries()) {
@@ -174,6 +189,18 @@ describe('dashboard in chromium', () => {
     await page.screenshot({ path: `${OUTPUT_DIR}dashboard-keys.png`, fullPage: true });
   });
 
+  it('on a desktop screen the header is one row and the keys a table', async () => {
+    const width = await measurePageWidth(page);
+    expect(width.offScreen).toEqual([]);
+    expect(width.scrollWidth).toBeLessThanOrEqual(width.clientWidth);
+    const brand = await page.locator('.brand').boundingBox();
+    const logout = await page.getByRole('button', { name: 'Log out' }).boundingBox();
+    expect(logout!.y).toBeLessThan(brand!.y + brand!.height);
+    expect(await page.locator('#keys-table').evaluate((table) => (globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }).getComputedStyle(table).display)).toBe('table');
+    expect(await page.locator('#keys-table th').first().isVisible()).toBe(true);
+    for (const label of await shownTexts(page.locator('#usage-chart'))) expect(label.fontPx, label.text).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+  });
+
   it('revokes the key and ethers is refused with HTTP 401', async () => {
     await page.getByRole('link', { name: 'alpha' }).click();
     await expect.poll(() => page.locator('#key-status').textContent()).toBe('Active');
@@ -214,5 +241,181 @@ describe('dashboard in chromium', () => {
     expect(consoleErrors).toEqual([]);
     // Only the fifth key's refusal (HTTP 409 by design) failed a request.
     expect(resourceErrors).toHaveLength(1);
+  });
+});
+
+describe('dashboard on a phone', () => {
+  let phone: BrowserContext;
+  let p: Page;
+  const phoneErrors: string[] = [];
+  const phoneFailedLoads: string[] = [];
+
+  beforeAll(async () => {
+    phone = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    p = await phone.newPage();
+    p.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      if (message.text().startsWith('Failed to load resource:')) phoneFailedLoads.push(`${message.text()} (${message.location().url})`);
+      else phoneErrors.push(message.text());
+    });
+    p.on('pageerror', (error) => phoneErrors.push(String(error)));
+  });
+
+  afterAll(async () => {
+    await phone?.close();
+  });
+
+  /** The page is no wider than the screen and nothing sticks out past its edges. */
+  async function expectFits(what: string) {
+    const width = await measurePageWidth(p);
+    expect(width.viewportWidth, what).toBe(p.viewportSize()!.width);
+    expect(width.offScreen, what).toEqual([]);
+    expect(width.scrollWidth, what).toBeLessThanOrEqual(width.clientWidth);
+  }
+
+  const screenshot = (name: string) => p.screenshot({ path: `${OUTPUT_DIR}phone-${p.viewportSize()!.width}-${name}.png`, fullPage: true });
+
+  async function openKeysPage(keys = 4) {
+    await p.goto(`${t.baseUrl}/dashboard/keys`);
+    await expect.poll(() => p.locator('#user-email').textContent()).toBe(EMAIL);
+    await expect.poll(() => p.locator('#keys-body tr').count()).toBe(keys);
+    await expect.poll(() => p.locator('#usage-chart rect.bar').count()).toBe(30);
+  }
+
+  async function openKeyPage(name: string, keys = 4) {
+    await openKeysPage(keys);
+    await p.getByRole('link', { name }).tap();
+    await expect.poll(() => p.locator('#key-name').textContent()).toBe(name);
+  }
+
+  async function checkSignedOutPages() {
+    for (const [name, path, button] of [['login', 'login', 'Log in'], ['signup', 'signup', 'Sign up'], ['not-found', 'no-such-page', '']] as const) {
+      await p.goto(`${t.baseUrl}/dashboard/${path}`);
+      await screenshot(name);
+      await expectFits(name);
+      if (button !== '') {
+        expect(await fullyOnScreen(p, p.getByRole('button', { name: button })), name).toBe(true);
+        expect(await fullyOnScreen(p, p.getByLabel('Password')), name).toBe(true);
+      }
+    }
+  }
+
+  /** The key list in its phone layout (cards) or, from 641 px, as a table. */
+  async function checkKeysPage(layout: 'cards' | 'table' = 'cards') {
+    await openKeysPage();
+    await screenshot('keys');
+    await expectFits('keys page');
+    // The header wraps: the whole email shows, and Log out is on the screen.
+    expect(await fullyOnScreen(p, p.getByRole('button', { name: 'Log out' }))).toBe(true);
+    const email = p.locator('#user-email');
+    expect(await fullyOnScreen(p, email)).toBe(true);
+    expect(await email.evaluate((e) => { const box = e as unknown as { scrollWidth: number; clientWidth: number }; return box.scrollWidth <= box.clientWidth; })).toBe(true);
+    // Key names read across the row, not one word a line; every row shows all it holds.
+    const names = await lineCounts(p.locator('#keys-body td.key-name a'));
+    expect(names.map((n) => n.text)).toEqual(['alpha', 'bravo', 'charlie payments backend', '<b>delta</b>']);
+    // A table column may wrap a name, but never to one word a line.
+    for (const name of names) expect(name.lines, name.text).toBeLessThanOrEqual(layout === 'cards' ? 1 : Math.max(1, name.words - 1));
+    const rows = p.locator('#keys-body tr');
+    for (let i = 0; i < 4; i++) {
+      const row = rows.nth(i);
+      for (let cell = 0; cell < 4; cell++) expect(await row.locator('td').nth(cell).isVisible(), `row ${i} cell ${cell}`).toBe(true);
+      expect(await row.locator('td').nth(2).textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+    }
+    // Laid out as cards or not, a screen reader still gets a table: a heading row and a row a key.
+    expect(await p.getByRole('table').getByRole('row').count()).toBe(names.length + 1);
+    expect(await p.getByRole('columnheader', { name: 'Created' }).count()).toBe(1);
+    expect(await p.getByRole('row', { name: /charlie payments backend/ }).getByRole('cell').count()).toBe(5);
+    for (const button of await p.locator('#keys-body button').all()) expect(await fullyOnScreen(p, button)).toBe(true);
+    expect(await fullyOnScreen(p, p.getByRole('button', { name: 'Create key' }))).toBe(true);
+    // The usage chart's text keeps a readable size and does not pile up.
+    const texts = await shownTexts(p.locator('#usage-chart'));
+    expect(texts.map((x) => x.text)).toEqual(expect.arrayContaining([expect.stringMatching(/^busiest day: \d+$/), expect.stringMatching(/\(today\)$/)]));
+    for (const x of texts) {
+      expect(x.fontPx, x.text).toBeGreaterThanOrEqual(MIN_LABEL_PX);
+      expect(x.rect.left, x.text).toBeGreaterThanOrEqual(0);
+      expect(x.rect.right, x.text).toBeLessThanOrEqual(p.viewportSize()!.width);
+    }
+    for (const [i, a] of texts.entries()) for (const b of texts.slice(i + 1)) expect(overlap(a.rect, b.rect), `${a.text} / ${b.text}`).toBe(false);
+  }
+
+  async function checkKeyPage() {
+    await openKeyPage('charlie payments backend');
+    await screenshot('key');
+    await expectFits('key page');
+    for (const control of [p.locator('#key-url'), p.getByRole('button', { name: 'Copy' }), p.getByRole('button', { name: 'Revoke key' })]) {
+      expect(await fullyOnScreen(p, control)).toBe(true);
+    }
+  }
+
+  it('the log-in, sign-up and not-found pages fit 390 px', async () => {
+    await checkSignedOutPages();
+  });
+
+  it('logs in on the phone', async () => {
+    await p.goto(`${t.baseUrl}/dashboard/login`);
+    await p.getByLabel('Email').fill(EMAIL);
+    await p.getByLabel('Password').fill(PASSWORD);
+    await p.getByRole('button', { name: 'Log in' }).tap();
+    await p.waitForURL('**/dashboard/keys');
+  });
+
+  it('at 390 px the header keeps the long email and Log out on screen, key names stay whole, chart text readable', async () => {
+    await checkKeysPage();
+  });
+
+  it("at 390 px a key's page fits", async () => {
+    await checkKeyPage();
+  });
+
+  it('at 768 px (a tablet) the keys page fits as a table', async () => {
+    await p.setViewportSize(TABLET);
+    await checkKeysPage('table');
+    expect(await p.locator('#keys-table th').first().isVisible()).toBe(true);
+  });
+
+  it("at 360 px the keys page and a key's page fit too", async () => {
+    await p.setViewportSize(NARROWEST);
+    await checkKeysPage();
+    await checkKeyPage();
+  });
+
+  it('at 360 px a long unbroken key name, and the new-key notice and refusal, fit', async () => {
+    await openKeysPage();
+    const form = p.locator('#new-key-form');
+    await form.getByLabel('Name').fill(LONG_NAME);
+    await form.getByLabel('Network').selectOption('mainnet');
+    await form.getByRole('button', { name: 'Create key' }).tap();
+    await expect.poll(() => p.locator('#keys-body tr').count()).toBe(5);
+    await expect.poll(() => p.locator('#new-key-notice').textContent()).toContain(`Key "${LONG_NAME}" created`);
+    await screenshot('keys-long-name');
+    await expectFits('keys page with a long name and the notice');
+    const long = (await lineCounts(p.locator('#keys-body td.key-name a'))).find((n) => n.text === LONG_NAME)!;
+    // One word that is wider than the screen breaks where it must, and only there.
+    expect(long.lines).toBeGreaterThan(1);
+    expect(long.lines).toBeLessThanOrEqual(3);
+
+    await form.getByLabel('Name').fill('one too many');
+    await form.getByLabel('Network').selectOption('testnet');
+    await form.getByRole('button', { name: 'Create key' }).tap();
+    await expect.poll(() => p.locator('#new-key-error').textContent()).toMatch(/Key limit reached/);
+    await expectFits('keys page with the key-limit refusal');
+
+    await openKeyPage(LONG_NAME, 5);
+    await screenshot('key-long-name');
+    await expectFits('key page with a long name');
+  });
+
+  it('logs out at 360 px; the signed-out pages fit', async () => {
+    await p.getByRole('button', { name: 'Log out' }).tap();
+    await p.waitForURL('**/dashboard/login');
+    await checkSignedOutPages();
+  });
+
+  it("nothing went wrong in the phone's browser console", () => {
+    expect(phoneErrors).toEqual([]);
+    // The not-found page's own 404 (once per width) and the refused fifth active key (409 by design).
+    expect(phoneFailedLoads).toHaveLength(3);
+    expect(phoneFailedLoads.filter((f) => /status of 404 \(Not Found\).*\/dashboard\/no-such-page/.test(f))).toHaveLength(2);
+    expect(phoneFailedLoads.filter((f) => /status of 409 \(Conflict\).*\/api\/keys/.test(f))).toHaveLength(1);
   });
 });

@@ -112,7 +112,9 @@
     try {
       const me = await api('GET', '/me');
       const email = document.getElementById('user-email');
-      if (email !== null) email.textContent = me.email;
+      // A line-break chance before the "@": a long address wraps there on a narrow screen.
+      const at = me.email.lastIndexOf('@');
+      if (email !== null) email.replaceChildren(...(at > 0 ? [me.email.slice(0, at), el('wbr'), me.email.slice(at)] : [me.email]));
     } catch {
       // a 401 already redirects; anything else leaves the header without the email
     }
@@ -189,7 +191,7 @@
         const row = el('tr', {}, [
           nameCell,
           el('td', {}, [networkBadge(key.network)]),
-          el('td', { className: 'nowrap', text: formatTime(key.createdAt) }),
+          el('td', { className: 'created nowrap', text: formatTime(key.createdAt) }),
           el('td', {}, [statusBadge(key)]),
           actions,
         ]);
@@ -269,17 +271,26 @@
     }
   }
 
-  /** Requests per day as a small bar chart: one bar a day, oldest on the left. */
+  /**
+   * Requests per day as a small bar chart: one bar a day, oldest on the left. The SVG holds only the
+   * bars and stretches to the figure's width (preserveAspectRatio none); its labels are HTML text
+   * around it, so they keep a readable size however narrow the screen.
+   */
   function renderChart(figure, history) {
     const width = 600;
-    const height = 140;
-    const top = 16;
-    const bottom = 22;
-    const plot = height - top - bottom;
+    const height = 100;
+    const top = 4;
+    const plot = height - top - 1;
     const slot = width / Math.max(1, history.length);
     const busiest = Math.max(0, ...history.map((d) => d.requests));
     const peak = Math.max(1, busiest);
-    const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', class: 'bars', 'aria-labelledby': 'usage-chart-caption' });
+    const chart = svg('svg', {
+      viewBox: `0 0 ${width} ${height}`,
+      preserveAspectRatio: 'none',
+      role: 'img',
+      class: 'bars',
+      'aria-labelledby': 'usage-chart-caption',
+    });
     chart.append(svg('line', { x1: 0, x2: width, y1: top + plot + 0.5, y2: top + plot + 0.5, class: 'axis' }));
     history.forEach((day, i) => {
       const h = day.requests === 0 ? 0 : Math.max(2, (day.requests / peak) * plot);
@@ -296,20 +307,15 @@
       bar.append(title);
       chart.append(bar);
     });
-    const label = (x, y, text, anchor) => {
-      const node = svg('text', { x, y, 'text-anchor': anchor, class: 'label' });
-      node.textContent = text;
-      chart.append(node);
-    };
-    label(0, 11, `busiest day: ${busiest.toLocaleString('en-US')}`, 'start');
+    const peakLabel = el('p', { className: 'chart-peak muted', text: `busiest day: ${busiest.toLocaleString('en-US')}` });
+    const days = el('div', { className: 'chart-days muted' });
     if (history.length > 0) {
-      label(0, height - 5, history[0].day, 'start');
-      label(width, height - 5, `${history[history.length - 1].day} (today)`, 'end');
+      days.append(el('span', { text: history[0].day }), el('span', { text: `${history[history.length - 1].day} (today)` }));
     }
     const total = history.reduce((sum, d) => sum + d.requests, 0);
     const caption = el('figcaption', { className: 'muted small', text: `${total.toLocaleString('en-US')} requests in the last ${history.length} days.` });
     caption.id = 'usage-chart-caption';
-    figure.replaceChildren(chart, caption);
+    figure.replaceChildren(peakLabel, chart, days, caption);
   }
 
   // ---- one key: its URL, copy, revoke ----------------------------------------------------------
