@@ -32,8 +32,10 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
   --filter-timeout SECONDS remove a filter not polled for this long (300)
   --daily-limit N          requests per dashboard user per UTC day (25000); operator keys are not counted
-  --hosted                 dashboard keys behave as on the hosted endpoint: eth_accounts is [], no
-                           node-held keys (eth_sendTransaction, eth_sign, personal_*), no evm_*/sco_*
+  --hosted                 dashboard keys behave as on the hosted endpoint: no evm_*/hardhat_*/
+                           anvil_*/sco_* either (they never get the node's keys: eth_accounts is [],
+                           no eth_sendTransaction, eth_sign, personal_*). Without it a node listening
+                           beyond 127.0.0.1 warns at start-up
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info: a line per
                            mined block and per transaction; debug adds each JSON-RPC method called)
   --quiet                  no block and transaction lines: the same as --log-level warn

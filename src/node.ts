@@ -23,6 +23,7 @@ import type { WebSocketLimits } from './server/websocket.js';
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
 import { createRpcGate } from './server/rpc-route.js';
+import { exposureWarning } from './server/exposure.js';
 import { ClientTrackingDispatcher } from './server/client-tracking.js';
 import { BAN_LIST_FILE, BanList } from './gateway/ban-list.js';
 import { ClientReputation } from './gateway/client-reputation.js';
@@ -237,6 +238,8 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
+      const warning = exposureWarning(host, options.hosted ?? false);
+      if (warning !== undefined) logger.warn(warning);
       warmUpWhenReady(server, () => {
         secp256k1();
         // A failed load is no start-up error: the first block build or call meets it again and reports it.
