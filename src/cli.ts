@@ -43,6 +43,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --http-request-timeout S seconds a client has to send a whole request, body included (30)
   --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
   --max-connections N      open HTTP and WebSocket connections at once; more are closed (512)
+  --max-connections-per-address N  of those, how many one client address may hold (a quarter of
+                           --max-connections; 127.0.0.1 and ::1 may use them all)
   --call-gas-cap GAS       most gas an eth_call may use; eth_estimateGas stays under it too (10000000)
   --execution-timeout S    seconds eth_call, eth_estimateGas or a trace may execute; 0: no limit (5)
   --max-filters N          filters installed at once per API key and network (1000)
@@ -123,6 +125,7 @@ async function main(): Promise<void> {
       'http-request-timeout': { type: 'string' },
       'http-idle-timeout': { type: 'string' },
       'max-connections': { type: 'string' },
+      'max-connections-per-address': { type: 'string' },
       'call-gas-cap': { type: 'string' },
       'execution-timeout': { type: 'string' },
       'max-filters': { type: 'string' },
@@ -169,6 +172,7 @@ async function main(): Promise<void> {
         if (!Number.isInteger(n)) throw new Error(`--max-connections ${n}: expected a whole number`);
         return n;
       }),
+      maxConnectionsPerAddress: wholeNumberFlag('max-connections-per-address', values['max-connections-per-address']),
     },
     limits: {
       callGasCap: bigintFlag('call-gas-cap', values['call-gas-cap']),

@@ -16,7 +16,8 @@ import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
-import { createHttpServer, type HttpLimits, listen } from './server/http.js';
+import { MAX_CONNECTIONS, createHttpServer, type HttpLimits, listen } from './server/http.js';
+import { guardConnections, maxConnectionsPerAddress } from './server/connection-guard.js';
 import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
 import { warmUpWhenReady } from './server/warm-up.js';
 import type { WebSocketLimits } from './server/websocket.js';
@@ -235,6 +236,8 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         publicUrl: () => publicUrl ?? url,
       }, gateway);
       const server = createHttpServer(gate.http, app, options.http);
+      const http = options.http ?? {};
+      guardConnections(server, clients, http.maxConnectionsPerAddress ?? maxConnectionsPerAddress(http.maxConnections ?? MAX_CONNECTIONS));
       attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
