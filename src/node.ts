@@ -17,7 +17,7 @@ import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
 import { MAX_CONNECTIONS, createHttpServer, type HttpLimits, listen } from './server/http.js';
-import { guardConnections, maxConnectionsPerAddress } from './server/connection-guard.js';
+import { guardConnections, maxConnectionsPerAddress, refuseBanned } from './server/connection-guard.js';
 import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
 import { warmUpWhenReady } from './server/warm-up.js';
 import type { WebSocketLimits } from './server/websocket.js';
@@ -235,7 +235,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
         publicUrl: () => publicUrl ?? url,
       }, gateway);
-      const server = createHttpServer(gate.http, app, options.http);
+      const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
       const http = options.http ?? {};
       guardConnections(server, clients, http.maxConnectionsPerAddress ?? maxConnectionsPerAddress(http.maxConnections ?? MAX_CONNECTIONS));
       attachWebSocketLazily(server, gate.webSocket, limits.webSocket);

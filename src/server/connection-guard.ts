@@ -6,10 +6,11 @@
  *  - one address may hold only its share of the cap (ADDRESS_SHARE_OF_CONNECTIONS), so a single
  *    client cannot fill it either. The operator's own 127.0.0.1 and ::1, which the ban list also
  *    never refuses, may use the whole cap: test suites and load tests run there.
- * Connections open when their address gets banned are answered by the gate: 403 on their next
- * HTTP request, a WebSocket closed with 1008 (server/rpc-route.ts).
+ * Connections open when their address gets banned get 403 on their next HTTP request: from the
+ * gate on the RPC path (server/rpc-route.ts, which also closes a WebSocket with 1008), from
+ * `refuseBanned` on the dashboard and its API.
  */
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { clientAddressOf, isProtectedAddress } from '../gateway/ban-list.js';
 import type { NodeClients } from '../rpc/context.js';
@@ -51,4 +52,18 @@ export function guardConnections(server: Server, clients: NodeClients, perAddres
       else open.set(client, left);
     });
   });
+}
+
+/** `listener` (the dashboard and its API) answering 403 to a banned client on a connection it opened before its ban. */
+export function refuseBanned(listener: RequestListener, clients: NodeClients): RequestListener {
+  return (req, res) => {
+    const client = clientAddressOf(req.socket.remoteAddress);
+    if (client === undefined || !clients.bans.isBanned(client)) {
+      listener(req, res);
+      return;
+    }
+    clients.reputation.record(client, 'failedHandshakes');
+    res.writeHead(403, { 'content-type': 'application/json', connection: 'close' });
+    res.end(JSON.stringify({ error: `Forbidden: requests from ${client} are banned on this node (sco_banAddress)` }));
+  };
 }

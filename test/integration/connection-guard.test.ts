@@ -112,6 +112,28 @@ describe('banned addresses are cut at connection accept', () => {
   });
 });
 
+describe('a connection open before its address is banned', () => {
+  it('gets 403 on its next dashboard API request (sign-up on a kept-alive connection went through)', async () => {
+    const t = await start();
+    const port = portOf(t.baseUrl);
+    const credentials = JSON.stringify({ email: 'early@example.com', password: 'early-password-1' });
+    const signup = `POST /api/signup HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${credentials.length}\r\n\r\n${credentials}`;
+    const early = await openFrom('127.0.0.2', port, 'GET /api/me HTTP/1.1\r\nHost: x\r\n\r\n');
+    // Its first answer (401: not signed in) shows the connection is open and kept alive.
+    await new Promise<void>((resolve) => early.socket.once('data', () => resolve()));
+    await call(t.testnetUrl, 'sco_banAddress', ['127.0.0.2']);
+    early.socket.write(signup);
+    const received = await early.closed;
+    expect(received).toMatch(/^HTTP\/1\.1 401 /);
+    const second = received.slice(received.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+    expect(second).toContain('{"error":"Forbidden: requests from 127.0.0.2 are banned on this node (sco_banAddress)"}');
+    // No account was made.
+    await call(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.2']);
+    expect(await apiFrom('127.0.0.2', port, 'POST', '/api/signup', JSON.parse(credentials))).toBe(201);
+  });
+});
+
 describe('one address holds only its share of the connection cap', () => {
   it('a quarter of the cap by default, at least one', () => {
     expect(maxConnectionsPerAddress(512)).toBe(128);
