@@ -38,8 +38,6 @@ export interface BanEntry {
 
 const PROTECTED_V4 = Uint8Array.of(127, 0, 0, 1);
 const PROTECTED_V6 = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1);
-const PROTECTED_V4_TEXT = '127.0.0.1';
-const PROTECTED_V6_TEXT = '0:0:0:0:0:0:0:1';
 
 /** Bytes of an IP literal (`[v6]` too); IPv4-mapped IPv6 becomes IPv4, as Java's InetAddress does. */
 export function parseIpLiteral(text: string): Uint8Array | undefined {
@@ -100,9 +98,12 @@ export function clientAddressOf(remote: string | undefined): string | undefined 
   return lastClient;
 }
 
+/** 127.0.0.1 and ::1 as clientAddressOf gives them. */
+const PROTECTED_TEXTS: ReadonlySet<string> = new Set([formatAddress(PROTECTED_V4), formatAddress(PROTECTED_V6)]);
+
 /** 127.0.0.1 or ::1 (as clientAddressOf gives them): the operator's own, never banned (see the header). */
 export function isProtectedAddress(client: string): boolean {
-  return client === PROTECTED_V4_TEXT || client === PROTECTED_V6_TEXT;
+  return PROTECTED_TEXTS.has(client);
 }
 
 function blockContains(block: Uint8Array, bits: number, address: Uint8Array): boolean {
