@@ -32,8 +32,10 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
   --filter-timeout SECONDS remove a filter not polled for this long (300)
   --daily-limit N          requests per dashboard user per UTC day (25000); operator keys are not counted
-  --hosted                 dashboard keys behave as on the hosted endpoint: eth_accounts is [], no
-                           node-held keys (eth_sendTransaction, eth_sign, personal_*), no evm_*/sco_*
+  --hosted                 dashboard keys behave as on the hosted endpoint: no evm_*/hardhat_*/
+                           anvil_*/sco_* either (they never get the node's keys: eth_accounts is [],
+                           no eth_sendTransaction, eth_sign, personal_*). Without it a node listening
+                           beyond 127.0.0.1 warns at start-up
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info: a line per
                            mined block and per transaction; debug adds each JSON-RPC method called)
   --quiet                  no block and transaction lines: the same as --log-level warn
@@ -41,6 +43,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --http-request-timeout S seconds a client has to send a whole request, body included (30)
   --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
   --max-connections N      open HTTP and WebSocket connections at once; more are closed (512)
+  --max-connections-per-address N  of those, how many one client address may hold (a quarter of
+                           --max-connections; 127.0.0.1 and ::1 may use them all)
   --call-gas-cap GAS       most gas an eth_call may use; eth_estimateGas stays under it too (10000000)
   --execution-timeout S    seconds eth_call, eth_estimateGas or a trace may execute; 0: no limit (5)
   --max-filters N          filters installed at once per API key and network (1000)
@@ -121,6 +125,7 @@ async function main(): Promise<void> {
       'http-request-timeout': { type: 'string' },
       'http-idle-timeout': { type: 'string' },
       'max-connections': { type: 'string' },
+      'max-connections-per-address': { type: 'string' },
       'call-gas-cap': { type: 'string' },
       'execution-timeout': { type: 'string' },
       'max-filters': { type: 'string' },
@@ -167,6 +172,7 @@ async function main(): Promise<void> {
         if (!Number.isInteger(n)) throw new Error(`--max-connections ${n}: expected a whole number`);
         return n;
       }),
+      maxConnectionsPerAddress: wholeNumberFlag('max-connections-per-address', values['max-connections-per-address']),
     },
     limits: {
       callGasCap: bigintFlag('call-gas-cap', values['call-gas-cap']),

@@ -21,13 +21,15 @@ import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
-import { createHttpServer, type HttpLimits, listen } from './server/http.js';
+import { MAX_CONNECTIONS, createHttpServer, type HttpLimits, listen } from './server/http.js';
+import { guardConnections, maxConnectionsPerAddress, refuseBanned } from './server/connection-guard.js';
 import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
 import { warmUpWhenReady } from './server/warm-up.js';
 import type { WebSocketLimits } from './server/websocket.js';
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
 import { createRpcGate } from './server/rpc-route.js';
+import { exposureWarning } from './server/exposure.js';
 import { ClientTrackingDispatcher } from './server/client-tracking.js';
 import { BAN_LIST_FILE, BanList } from './gateway/ban-list.js';
 import { ClientReputation } from './gateway/client-reputation.js';
@@ -238,10 +240,14 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
         publicUrl: () => publicUrl ?? url,
       }, gateway);
-      const server = createHttpServer(gate.http, app, options.http);
+      const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
+      const http = options.http ?? {};
+      guardConnections(server, clients, http.maxConnectionsPerAddress ?? maxConnectionsPerAddress(http.maxConnections ?? MAX_CONNECTIONS));
       attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
+      const warning = exposureWarning(host, options.hosted ?? false);
+      if (warning !== undefined) logger.warn(warning);
       warmUpWhenReady(server, () => {
         secp256k1();
         // A failed load is no start-up error: the first block build or call meets it again and reports it.

@@ -126,11 +126,12 @@ export async function prepare(node: RunningNode): Promise<BenchTarget> {
   const gasPrice = BigInt(await rpc<string>(url, 'eth_gasPrice')) * 2n;
   const main = new Wallet(benchKey(0));
   const senders = Array.from({ length: SENDERS }, (_, i) => new Wallet(benchKey(i + 1)));
-  const [funder] = await rpc<string[]>(url, 'eth_accounts');
+  // Funded through the operator's URL: a dashboard key never reaches the node's own keys.
+  const [funder] = await rpc<string[]>(node.url, 'eth_accounts');
   if (funder === undefined) throw new Error(`${node.spec.label}: no unlocked account to fund the bench keys`);
   for (const wallet of [main, ...senders]) {
-    const hash = await rpc<string>(url, 'eth_sendTransaction', [{ from: funder, to: wallet.address, value: `0x${FUNDING_WEI.toString(16)}`, gas: '0x5208' }]);
-    await waitReceipt(url, hash);
+    const hash = await rpc<string>(node.url, 'eth_sendTransaction', [{ from: funder, to: wallet.address, value: `0x${FUNDING_WEI.toString(16)}`, gas: '0x5208' }]);
+    await waitReceipt(node.url, hash);
   }
   const nonces = new Map<string, number>();
   for (const wallet of [main, ...senders]) nonces.set(wallet.address, Number(BigInt(await rpc<string>(url, 'eth_getTransactionCount', [wallet.address, 'latest']))));

@@ -5,6 +5,7 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { NetworkName } from '../chain/index.js';
+import { clientAddressOf } from './ban-list.js';
 import { type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
 
 const SESSION_COOKIE = 'rsk_devnode_session';
@@ -42,7 +43,8 @@ export function createApiRouter(gateway: Gateway, publicUrl: () => string): Rout
 
   router.post('/login', route(async (req, res) => {
     const { email, password } = fields(req.body, { email: 'string', password: 'string' }, ['email', 'password']);
-    const token = await gateway.login(email!, password!, req.socket.remoteAddress ?? 'unknown');
+    // Throttled per client address in the one form every check uses (ban-list.ts clientAddressOf).
+    const token = await gateway.login(email!, password!, clientAddressOf(req.socket.remoteAddress) ?? 'unknown');
     // A new session on every login; the one the browser came with (if any) ends.
     const previous = sessionToken(req);
     if (previous !== undefined) gateway.logout(previous);

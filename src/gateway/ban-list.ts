@@ -83,15 +83,27 @@ export function formatAddress(bytes: Uint8Array): string {
 let lastRemote: string | undefined;
 let lastClient: string | undefined;
 
-/** A socket's remote address in rskj's form (`::ffff:a.b.c.d` becomes `a.b.c.d`); undefined if unreadable. */
+/**
+ * A client address in rskj's form, the one text every check and record uses (bans, reputation,
+ * login throttling, connection shares): trimmed, any `%zone` dropped, `::ffff:a.b.c.d` (and its
+ * hex form) as `a.b.c.d`, IPv6 as eight lowercase groups. Undefined if it is no IP address.
+ */
 export function clientAddressOf(remote: string | undefined): string | undefined {
   if (remote === undefined) return undefined;
   // Every request asks; consecutive ones mostly come from the same client.
   if (remote === lastRemote) return lastClient;
-  const bytes = parseIpLiteral(remote.split('%')[0]!);
+  const bytes = parseIpLiteral(remote.trim().split('%')[0]!);
   lastRemote = remote;
   lastClient = bytes === undefined ? undefined : formatAddress(bytes);
   return lastClient;
+}
+
+/** 127.0.0.1 and ::1 as clientAddressOf gives them. */
+const PROTECTED_TEXTS: ReadonlySet<string> = new Set([formatAddress(PROTECTED_V4), formatAddress(PROTECTED_V6)]);
+
+/** 127.0.0.1 or ::1 (as clientAddressOf gives them): the operator's own, never banned (see the header). */
+export function isProtectedAddress(client: string): boolean {
+  return PROTECTED_TEXTS.has(client);
 }
 
 function blockContains(block: Uint8Array, bits: number, address: Uint8Array): boolean {
@@ -113,6 +125,8 @@ function splitSlash(text: string): string[] {
 /** Parses sco_banAddress's argument by rskj's rules (plus ours above); throws InvalidBannedAddress. */
 export function parseBanEntry(input: string): BanEntry {
   const invalid = (reason: string) => new InvalidBannedAddress(input, reason);
+  // Whitespace around the whole entry is dropped, as around an address (clientAddressOf).
+  const entry = input.trim();
   const addressOf = (hostname: string): Uint8Array => {
     const name = hostname.trim();
     if (name.length === 0) throw invalid('empty address');
@@ -122,10 +136,10 @@ export function parseBanEntry(input: string): BanEntry {
     if (sameBytes(bytes, PROTECTED_V4) || sameBytes(bytes, PROTECTED_V6)) throw invalid(`local address: '${name}'`);
     return bytes;
   };
-  const parts = splitSlash(input);
+  const parts = splitSlash(entry);
   const isBlock = parts.length === 2 && parts[0]!.length > 0 && parts[1]!.length > 0;
   if (!isBlock) {
-    const bytes = addressOf(input);
+    const bytes = addressOf(entry);
     return { bytes, text: formatAddress(bytes) };
   }
   const bytes = addressOf(parts[0]!);
@@ -197,12 +211,13 @@ export class BanList {
     return this.addresses.size + this.blocks.size;
   }
 
-  /** Whether a client (a socket's remote address) is banned. Cheap when the list is empty. */
+  /** Whether a client (a socket's remote address, read as clientAddressOf reads it) is banned. Cheap when the list is empty. */
   isBanned(remote: string | undefined): boolean {
-    if (this.size === 0 || remote === undefined) return false;
-    const bytes = parseIpLiteral(remote.split('%')[0]!);
-    if (bytes === undefined) return false;
-    if (this.addresses.has(formatAddress(bytes))) return true;
+    if (this.size === 0) return false;
+    const client = clientAddressOf(remote);
+    if (client === undefined) return false;
+    if (this.addresses.has(client)) return true;
+    const bytes = parseIpLiteral(client)!;
     for (const block of this.blocks.values()) if (blockContains(block.bytes, block.bits!, bytes)) return true;
     return false;
   }

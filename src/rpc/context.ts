@@ -25,7 +25,9 @@ export interface RpcContext {
   options: RpcOptions;
   /** Present on a WebSocket connection: eth_subscribe needs somewhere to push. */
   subscriptions?: SubscriptionHost;
-  /** A dashboard key on a --hosted node: no node keys, no test control (access.ts). */
+  /** A dashboard key (not the operator's): the node's own keys are not its to use (access.ts). */
+  dashboard?: boolean;
+  /** A dashboard key on a --hosted node: no test control either (access.ts). */
   restricted?: boolean;
   /** The node-wide ban list and client reputation (sco_ methods, the gate). */
   clients?: NodeClients;

@@ -3,6 +3,10 @@
  * pending-transaction filters, polled with eth_getFilterChanges. They follow the chain's events;
  * when evm_revert/evm_reset drops blocks whose logs a filter already returned, the next poll
  * returns those logs again with `removed: true`.
+ *
+ * A filter id is no bearer token: a filter answers only the API key that installed it (in-process
+ * callers have their own, undefined owner). Another key is told "filter not found", as if it did
+ * not exist, so one tenant can neither read nor remove another's filter by guessing or seeing its id.
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -51,7 +55,7 @@ type Filter =
   | { kind: 'block'; hashes: Uint8Array[]; lastPoll: number }
   | { kind: 'pendingTransaction'; hashes: Uint8Array[]; lastPoll: number };
 
-/** Who installed a filter (for MAX_FILTERS_PER_KEY): an API key, or undefined for in-process callers. */
+/** Who installed a filter, the only caller it answers (and MAX_FILTERS_PER_KEY's count): an API key, or undefined in-process. */
 export type FilterOwner = string | undefined;
 
 export type FilterChanges = { kind: 'log'; changes: LogChange[] } | { kind: 'block' | 'pendingTransaction'; hashes: Uint8Array[] };
@@ -84,14 +88,15 @@ export class FilterManager {
     return this.install({ kind: 'pendingTransaction', hashes: [], lastPoll: this.now() }, owner);
   }
 
-  uninstall(id: string): boolean {
+  /** Removes `owner`'s filter: false when it has none by that id (another key's filter stays). */
+  uninstall(id: string, owner?: FilterOwner): boolean {
     this.sweep();
-    return this.remove(id);
+    return this.ownedBy(id, owner) && this.remove(id);
   }
 
   /** Items since the previous poll; the poll position advances. */
-  changes(id: string): FilterChanges {
-    const filter = this.get(id);
+  changes(id: string, owner?: FilterOwner): FilterChanges {
+    const filter = this.get(id, owner);
     filter.lastPoll = this.now();
     if (filter.kind === 'log') {
       const changes = filter.changes;
@@ -107,8 +112,8 @@ export class FilterManager {
   }
 
   /** The criteria of a log filter, for eth_getFilterLogs; other kinds are refused. */
-  logCriteria(id: string): LogFilterSpec {
-    const filter = this.get(id);
+  logCriteria(id: string, owner?: FilterOwner): LogFilterSpec {
+    const filter = this.get(id, owner);
     if (filter.kind !== 'log') throw new ChainError('invalidArgument', `filter ${id} is a ${filter.kind} filter: eth_getFilterLogs serves log filters only`);
     return filter.spec;
   }
@@ -117,11 +122,15 @@ export class FilterManager {
     return this.filters.size;
   }
 
-  private get(id: string): Filter {
+  private get(id: string, owner: FilterOwner): Filter {
     this.sweep();
     const filter = this.filters.get(id);
-    if (filter === undefined) throw new ChainError('filterNotFound', 'filter not found');
+    if (filter === undefined || !this.ownedBy(id, owner)) throw new ChainError('filterNotFound', 'filter not found');
     return filter;
+  }
+
+  private ownedBy(id: string, owner: FilterOwner): boolean {
+    return this.owners.has(id) && this.owners.get(id) === owner;
   }
 
   private install(filter: Filter, owner: FilterOwner): string {

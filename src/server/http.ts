@@ -28,6 +28,8 @@ export interface HttpLimits {
   idleTimeoutMs?: number;
   /** Open connections at once; more are closed as they arrive (MAX_CONNECTIONS). */
   maxConnections?: number;
+  /** Open connections of one client address (default its share of maxConnections: server/connection-guard.ts). */
+  maxConnectionsPerAddress?: number;
 }
 
 export interface RpcResult {

@@ -1,6 +1,7 @@
 /**
  * The gate in front of the dispatcher, for HTTP and WebSocket alike: which key, which network,
- * which rights, and (for dashboard keys) the daily quota with its headers.
+ * which rights (an operator key, or a dashboard key: rpc/access.ts), and (for dashboard keys) the
+ * daily quota with its headers.
  */
 import type { NetworkName } from '../chain/index.js';
 import type { Gateway } from '../gateway/gateway.js';
@@ -39,7 +40,7 @@ export interface RpcGateOptions {
   operatorKeys: Map<string, NetworkName>;
   gateway: Gateway;
   contexts: Record<NetworkName, RpcContext>;
-  /** --hosted: dashboard keys get the hosted endpoint's restrictions. */
+  /** --hosted: dashboard keys also lose test control, as on the hosted endpoint (rpc/access.ts). */
   hosted: boolean;
   /** The dispatcher's batch limit, to count a refused batch once. */
   maxBatch: number;
@@ -73,14 +74,15 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return { network: record.network, userId: record.userId };
   };
 
-  const restrictedContexts = Object.fromEntries(Object.entries(contexts).map(([n, c]) => [n, { ...c, restricted: true }])) as Record<NetworkName, RpcContext>;
-  /** Contexts of a network for one client address, by network, restriction and address. */
+  /** A dashboard key's contexts: no node keys; on --hosted no test control either (rpc/access.ts). */
+  const dashboardContexts = Object.fromEntries(Object.entries(contexts).map(([n, c]) => [n, { ...c, dashboard: true, restricted: hosted }])) as Record<NetworkName, RpcContext>;
+  /** Contexts of a network for one client address, by network, caller kind and address. */
   const clientContexts = new Map<string, RpcContext>();
   const contextFor = (network: NetworkName, userId: string | undefined, client?: string): RpcContext => {
-    const restricted = userId !== undefined && hosted;
-    const base = restricted ? restrictedContexts[network] : contexts[network];
+    const dashboard = userId !== undefined;
+    const base = dashboard ? dashboardContexts[network] : contexts[network];
     if (client === undefined) return base;
-    const cacheKey = `${network}${restricted ? '!' : ' '}${client}`;
+    const cacheKey = `${network}${dashboard ? '!' : ' '}${client}`;
     let context = clientContexts.get(cacheKey);
     if (context === undefined) {
       if (clientContexts.size >= MAX_CACHED_CONTEXTS) clientContexts.clear();

@@ -5,6 +5,7 @@
  * evm_revert / evm_reset; filters belong to one network.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { AbiCoder, Interface, id as eventId } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
@@ -436,6 +437,69 @@ describe('filters belong to the network of the key that made them', () => {
     await expectFilterNotFound(t.testnetUrl, 'eth_getFilterChanges', id);
     expect(await call(t.testnetUrl, 'eth_uninstallFilter', [id])).toBe(false);
     expect(await changes(t.mainnetUrl, id)).toEqual([]);
+  });
+});
+
+/** Signs up, logs in and creates a testnet key; returns its URL. */
+async function dashboardKeyUrl(baseUrl: string, email: string): Promise<string> {
+  const headers = { 'content-type': 'application/json' };
+  const credentials = JSON.stringify({ email, password: 'filter-password-1' });
+  expect((await fetch(`${baseUrl}/api/signup`, { method: 'POST', headers, body: credentials })).status).toBe(201);
+  const login = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers, body: credentials });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const created = await fetch(`${baseUrl}/api/keys`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify({ name: 'app', network: 'testnet' }) });
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { url: string }).url;
+}
+
+describe('filters belong to the key that made them (issue 19)', () => {
+  let t: TestNode;
+  let alice: string;
+  let bob: string;
+  beforeAll(async () => {
+    t = await startTestNode({ hosted: true });
+    alice = await dashboardKeyUrl(t.baseUrl, 'alice@example.com');
+    bob = await dashboardKeyUrl(t.baseUrl, 'bob@example.com');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('on --hosted one user read and removed another\'s filter with its id: another key gets "filter not found", the owner keeps it', async () => {
+    const logFilter = await call(alice, 'eth_newFilter', [{ fromBlock: '0x0' }]);
+    const blockFilter = await call(alice, 'eth_newBlockFilter');
+    const pendingFilter = await call(alice, 'eth_newPendingTransactionFilter');
+    for (const id of [logFilter, blockFilter, pendingFilter]) {
+      for (const other of [bob, t.testnetUrl]) {
+        await expectFilterNotFound(other, 'eth_getFilterChanges', id);
+        expect(await call(other, 'eth_uninstallFilter', [id])).toBe(false);
+      }
+    }
+    await expectFilterNotFound(bob, 'eth_getFilterLogs', logFilter);
+
+    // Bob's tries neither removed nor drained Alice's filters: the block mined now reaches her.
+    await call(t.testnetUrl, 'evm_mine');
+    const head = await blockHashAt(t.testnetUrl, 'latest');
+    expect(await call(alice, 'eth_getFilterChanges', [blockFilter])).toEqual([head]);
+    expect(await call(alice, 'eth_getFilterLogs', [logFilter])).toEqual(await call(alice, 'eth_getLogs', [{ fromBlock: '0x0' }]));
+    for (const id of [logFilter, blockFilter, pendingFilter]) expect(await call(alice, 'eth_uninstallFilter', [id])).toBe(true);
+  });
+
+  it('a key\'s filter answers it over HTTP and its WebSocket alike; the in-process provider has filters of its own', async () => {
+    const id = await call(alice, 'eth_newBlockFilter');
+    const ws = new WebSocket(alice.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    try {
+      const reply = new Promise<string>((resolve) => ws.once('message', (d) => resolve(d.toString())));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getFilterChanges', params: [id] }));
+      expect(JSON.parse(await reply)).toEqual({ jsonrpc: '2.0', id: 1, result: [] });
+    } finally {
+      ws.close();
+    }
+    await expect(t.node.provider.request({ method: 'eth_getFilterChanges', params: [id] })).rejects.toMatchObject({ code: -32000, message: 'filter not found' });
+    const own = (await t.node.provider.request({ method: 'eth_newBlockFilter' })) as string;
+    await expectFilterNotFound(alice, 'eth_getFilterChanges', own);
+    expect(await t.node.provider.request({ method: 'eth_getFilterChanges', params: [own] })).toEqual([]);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * --hosted (issue 3): dashboard keys get the hosted endpoint's behaviour (no node keys, no test
- * control on a shared chain) while operator keys keep everything; without --hosted every key
- * has every method.
+ * control on a shared chain) while operator keys keep everything; without --hosted a dashboard
+ * key keeps test control but never reaches the node's own keys (issue 19).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { Wallet, keccak256 } from 'ethers';
+import { createNode } from '../../src/index.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const MIN_GAS_PRICE = 60_000_000n;
@@ -190,7 +191,7 @@ describe('--hosted: dashboard keys behave like the hosted endpoint', () => {
   });
 });
 
-describe('without --hosted, a dashboard key has every method', () => {
+describe('without --hosted, a dashboard key has test control but never the node\'s keys', () => {
   let t: TestNode;
   let userUrl: string;
   beforeAll(async () => {
@@ -199,11 +200,7 @@ describe('without --hosted, a dashboard key has every method', () => {
   });
   afterAll(() => t.close());
 
-  it('eth_accounts, signing and test control all work for a dashboard key', async () => {
-    const operatorAccounts = await result(t.testnetUrl, 'eth_accounts');
-    expect(operatorAccounts).toHaveLength(11);
-    expect(await result(userUrl, 'eth_accounts')).toEqual(operatorAccounts);
-
+  it('test control works for a dashboard key', async () => {
     const snapshot = await result(userUrl, 'evm_snapshot');
     expect(snapshot).toMatch(/^0x[0-9a-f]+$/);
     const head = BigInt(await result(userUrl, 'eth_blockNumber'));
@@ -211,15 +208,76 @@ describe('without --hosted, a dashboard key has every method', () => {
     expect(BigInt(await result(userUrl, 'eth_blockNumber'))).toBe(head + 1n);
     expect(await result(userUrl, 'hardhat_setBalance', [COW1.address, '0x64'])).toBe(true);
     expect(await result(userUrl, 'eth_getBalance', [COW1.address, 'latest'])).toBe('0x64');
-
-    const signature = await result(userUrl, 'eth_sign', [COW.address, MESSAGE_HEX]);
-    expect(signature).toMatch(/^0x[0-9a-f]{130}$/);
-    expect(await result(userUrl, 'personal_sign', [MESSAGE_HEX, COW.address])).toBe(signature);
-    const hash = await result(userUrl, 'eth_sendTransaction', [transfer]);
-    expect((await result(userUrl, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
-    expect(await result(userUrl, 'eth_getBalance', [COW1.address, 'latest'])).toBe('0x65');
-
     expect(await result(userUrl, 'evm_revert', [snapshot])).toBe(true);
     expect(BigInt(await result(userUrl, 'eth_blockNumber'))).toBe(head);
+  });
+
+  it('a dashboard sign-up dumped the keys the operator unlocked (personal_dumpRawKey): every node-key method is refused, the operator keeps them', async () => {
+    // The operator makes and unlocks an account; the dashboard user must not reach it or the cow keys.
+    const created = await result(t.testnetUrl, 'personal_newAccount', ['operator-pass-1']);
+    expect(await result(t.testnetUrl, 'personal_dumpRawKey', [created])).toMatch(/^0x[0-9a-f]{64}$/);
+    const calls: Array<[string, unknown[]]> = [
+      ...signingCalls,
+      ['personal_dumpRawKey', [created]],
+      ['personal_dumpRawKey', [COW.address]],
+      ['personal_listAccounts', []],
+      ['personal_newAccount', ['pw-123456']],
+      ['personal_newAccountWithSeed', ['seed']],
+      ['personal_importRawKey', [Wallet.createRandom().privateKey, 'pw']],
+      ['personal_unlockAccount', [created, 'operator-pass-1']],
+      ['personal_lockAccount', [created]],
+      ['personal_sendTransaction', [{ from: created, to: COW1.address }, 'operator-pass-1']],
+    ];
+    for (const [method, params] of calls) {
+      const { status, error } = await refusal(userUrl, method, params);
+      expect(status, method).toBe(200);
+      expect(error.code, method).toBe(-32601);
+      expect(error.message, method).toBe(
+        `${method} is not available to dashboard keys: the node's own keys serve only the operator's keys (the URLs printed at start-up). Sign locally and send with eth_sendRawTransaction`,
+      );
+    }
+    // It sees no node accounts (ethers' getSigner finds none), and the operator's key was not locked by the attempt.
+    expect(await result(userUrl, 'eth_accounts')).toEqual([]);
+    expect(await result(userUrl, 'eth_pendingTransactions')).toEqual([]);
+    expect(await result(t.testnetUrl, 'personal_dumpRawKey', [created])).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await result(t.testnetUrl, 'eth_accounts')).toContain(created);
+    // Over its WebSocket too.
+    const ws = new WebSocket(userUrl.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const reply = new Promise<string>((resolve) => ws.once('message', (d) => resolve(d.toString())));
+    ws.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'personal_dumpRawKey', params: [created] }));
+    expect(JSON.parse(await reply).error.code).toBe(-32601);
+    ws.close();
+  });
+
+  it('a dashboard key still sends what it signs itself (eth_sendRawTransaction)', async () => {
+    const wallet = new Wallet(COW.privateKey);
+    const nonce = Number(await result(userUrl, 'eth_getTransactionCount', [COW.address, 'pending']));
+    const raw = await wallet.signTransaction({ type: 0, to: COW1.address, value: 7n, gasLimit: 21_000n, gasPrice: MIN_GAS_PRICE, nonce, chainId: 31n });
+    const hash = await result(userUrl, 'eth_sendRawTransaction', [raw]);
+    expect(hash).toBe(keccak256(raw));
+    expect((await result(userUrl, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
+  });
+});
+
+describe('the start-up warning', () => {
+  /** The lines a node logs at warn level while it starts listening on `host`, then closes. */
+  async function startUpLines(host: string, hosted: boolean): Promise<string> {
+    const lines: string[] = [];
+    const node = await createNode({ inMemory: true, hosted, logLevel: 'warn', logDestination: { write: (line: string) => void lines.push(line) } });
+    try {
+      await node.server(0, host);
+    } finally {
+      await node.close();
+    }
+    return lines.join('');
+  }
+
+  it('a node listening beyond loopback without --hosted gave dashboard sign-ups test control silently: it now warns at start-up', async () => {
+    // Listening only: no test connects anywhere but 127.0.0.1.
+    const log = await startUpLines('0.0.0.0', false);
+    expect(log).toMatch(/WARN {2}WARNING: listening on 0\.0\.0\.0, beyond this machine, without --hosted/);
+    expect(await startUpLines('0.0.0.0', true)).toBe('');
+    expect(await startUpLines('127.0.0.1', false)).toBe('');
   });
 });

@@ -188,9 +188,11 @@ describe('secrets in the CLI output', () => {
     // RPC over the key URL (HTTP and WebSocket), a mined transaction, a secret in params, a wrong key.
     const url = `${base}/${key}`;
     await call(url, 'eth_blockNumber');
-    const hash = await call(url, 'eth_sendTransaction', [{ from: COW.address, to: COW1.address, value: '0x1' }]);
-    // cow1 has no keystore, so rskj (and this node) answer false: the password only passes through.
-    expect((await rpc(url, 'personal_unlockAccount', [COW1.address, password, '0x3c'])).body.result).toBe(false);
+    // A dashboard key signs locally (the node's keys are the operator's).
+    const raw = await new Wallet(COW.privateKey).signTransaction({ type: 0, chainId: 31, nonce: 0, gasPrice: 60_000_000n, gasLimit: 21_000n, to: COW1.address, value: 1n });
+    const hash = await call(url, 'eth_sendRawTransaction', [raw]);
+    // Refused to a dashboard key: the password only passes through the params decoder.
+    expect((await rpc(url, 'personal_unlockAccount', [COW1.address, password, '0x3c'])).body.error?.code).toBe(-32601);
     expect((await rpc(`${base}/${TESTNET_KEY}-not-a-key`, 'eth_chainId')).status).toBe(401);
     const ws = new WebSocket(`${base.replace('http', 'ws')}/${key}`);
     const reply = await new Promise<string>((resolve, reject) => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Signature, Transaction, Wallet, keccak256, toUtf8Bytes, verifyMessage } from 'ethers';
+import { JsonRpcProvider, Signature, Transaction, Wallet, keccak256, toUtf8Bytes, verifyMessage } from 'ethers';
 import { COW, COW1, call, rpc, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
@@ -137,7 +137,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
       expect(error.message.startsWith(ACCOUNT_NOT_FOUND), method).toBe(true);
     }
     const dump = await rpcError(url, 'personal_dumpRawKey', [created]);
-    expect(dump).toEqual({ code: -32603, message: DUMP_LOCKED });
+    expect(dump).toEqual({ code: -32602, message: `${DUMP_LOCKED} (the account is locked: unlock it with personal_unlockAccount)` });
   });
 
   it('personal_sendTransaction opens the keystore with the passphrase (even locked, as rskj); a wrong one is refused', async () => {
@@ -159,8 +159,28 @@ describe('personal_ on an in-memory node (injected clock)', () => {
 
   it('personal_sendTransaction refuses an account without a keystore (a cow account) and a missing passphrase', async () => {
     const tx = { from: COW.address, to: COW1.address, value: '0x1' };
-    expect(await rpcError(url, 'personal_sendTransaction', [tx, 'anything'])).toEqual({ code: -32603, message: SEND_NO_KEYSTORE });
+    const refused = await rpcError(url, 'personal_sendTransaction', [tx, 'anything']);
+    expect(refused.code).toBe(-32602);
+    expect(refused.message.startsWith(SEND_NO_KEYSTORE)).toBe(true);
+    expect(refused.message).toMatch(/send from this one with eth_sendTransaction/);
     expect((await rpcError(url, 'personal_sendTransaction', [tx])).code).toBe(-32602);
+  });
+
+  it('-32603 for bad input: personal_sendTransaction from, and personal_dumpRawKey of, an address the node holds no key for answer -32602 with rskj\'s words', async () => {
+    const stranger = Wallet.createRandom().address.toLowerCase();
+    const send = await rpc(url, 'personal_sendTransaction', [{ from: stranger, to: COW1.address, value: '0x1' }, 'anything']);
+    expect(send.status).toBe(400);
+    expect(send.body.error).toEqual({ code: -32602, message: SEND_NO_KEYSTORE });
+    const dump = await rpc(url, 'personal_dumpRawKey', [stranger]);
+    expect(dump.status).toBe(400);
+    expect(dump.body.error).toEqual({ code: -32602, message: DUMP_LOCKED });
+    // ethers sees a client error it can show, not a node failure.
+    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    try {
+      await expect(provider.send('personal_dumpRawKey', [stranger])).rejects.toMatchObject({ error: { code: -32602, message: DUMP_LOCKED } });
+    } finally {
+      provider.destroy();
+    }
   });
 
   it('personal_unlockAccount: wrong password refused; no keystore (cow, unknown) answers false', async () => {
@@ -187,7 +207,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
       clock.now += THIRTY_MINUTES;
       expect(await call(url, 'personal_dumpRawKey', [created])).toMatch(PRIVATE_KEY);
       clock.now += 1;
-      expect((await rpcError(url, 'personal_dumpRawKey', [created])).code).toBe(-32603);
+      expect((await rpcError(url, 'personal_dumpRawKey', [created])).code).toBe(-32602);
     }
   });
 
@@ -197,7 +217,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
       expect(status, String(duration)).toBe(400);
       expect(body.error!.code, String(duration)).toBe(-32602);
     }
-    expect((await rpcError(url, 'personal_dumpRawKey', [created])).code).toBe(-32603);
+    expect((await rpcError(url, 'personal_dumpRawKey', [created])).code).toBe(-32602);
   });
 
   it('personal_newAccount after its 30 minutes relocks like any unlock', async () => {
@@ -328,7 +348,7 @@ describe('personal_ keystores in the data directory', () => {
       expect(await call(url, 'personal_listAccounts')).toEqual(listed);
 
       for (const address of [imported.address.toLowerCase(), created]) {
-        expect((await rpcError(url, 'personal_dumpRawKey', [address])).code).toBe(-32603);
+        expect((await rpcError(url, 'personal_dumpRawKey', [address])).code).toBe(-32602);
         expect((await rpcError(url, 'eth_sign', [address, MESSAGE_HEX])).message.startsWith(ACCOUNT_NOT_FOUND)).toBe(true);
         expect((await rpcError(url, 'personal_unlockAccount', [address, 'wrong'])).message).toBe(WRONG_PASSWORD);
       }

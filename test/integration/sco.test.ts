@@ -1,6 +1,7 @@
 /**
  * sco_ (issue 9): the ban list of client addresses (rskj's validation and messages, CIDR blocks,
- * persistence), banned clients refused on HTTP (403) and WebSocket, sco_peerList and
+ * persistence), banned clients cut at connection accept (issue 19; a connection open before the
+ * ban gets 403 on HTTP, 1008 on WebSocket), sco_peerList and
  * sco_reputationSummary counting real traffic in rskj's shapes, and eth_bridgeState.
  *
  * Clients other than the test itself bind their sockets to other loopback addresses (127.0.0.2…):
@@ -8,6 +9,7 @@
  * addresses while refusing 127.0.0.1 and ::1 (docs/decisions.md).
  */
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +51,49 @@ function postFrom(localAddress: string, url: string, body: string): Promise<{ st
 const callFrom = (localAddress: string, url: string, method: string, params: unknown[] = [], id: number | string = 1) =>
   postFrom(localAddress, url, JSON.stringify({ jsonrpc: '2.0', id, method, params }));
 
+/** The HTTP status a call from `localAddress` gets, or 'refused' when the node cuts the connection at accept (a ban). */
+async function statusFrom(localAddress: string, url: string): Promise<number | 'refused'> {
+  try {
+    return (await callFrom(localAddress, url, 'eth_chainId')).status;
+  } catch (err) {
+    if (isCut(err)) return 'refused';
+    throw err;
+  }
+}
+
+/** A connection the server closed before answering: reset, or closed with no response. */
+const isCut = (err: unknown) => ['ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '') || /socket hang up/.test(String(err));
+
+/** A keep-alive connection from `localAddress` that posts requests one after another; answers status and body. */
+function keepAliveFrom(localAddress: string, url: string) {
+  const { hostname, port, pathname } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port), localAddress });
+  socket.setEncoding('utf8');
+  socket.on('error', () => undefined);
+  let buffer = '';
+  let waiting: (() => void) | undefined;
+  socket.on('data', (d: string) => {
+    buffer += d;
+    waiting?.();
+  });
+  return {
+    async post(body: string): Promise<{ status: number; body: any }> {
+      socket.write(`POST ${pathname} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        const length = end < 0 ? undefined : Number(/content-length: (\d+)/i.exec(buffer.slice(0, end))?.[1]);
+        if (end >= 0 && length !== undefined && buffer.length >= end + 4 + length) {
+          const answer = { status: Number(buffer.slice(9, 12)), body: JSON.parse(buffer.slice(end + 4, end + 4 + length)) };
+          buffer = buffer.slice(end + 4 + length);
+          return answer;
+        }
+        await new Promise<void>((resolve) => (waiting = resolve));
+      }
+    },
+    close: () => socket.destroy(),
+  };
+}
+
 async function ok(url: string, method: string, params: unknown[] = []): Promise<any> {
   const { status, body } = await rpc(url, method, params);
   expect(body.error, `${method} ${JSON.stringify(params)}: ${JSON.stringify(body.error)}`).toBeUndefined();
@@ -57,7 +102,7 @@ async function ok(url: string, method: string, params: unknown[] = []): Promise<
 }
 
 /** Opens a WebSocket from a local address: the open socket, or the refused upgrade's status and body. */
-function openWs(url: string, localAddress: string): Promise<{ socket: WebSocket } | { status: number; body: any }> {
+function openWs(url: string, localAddress: string): Promise<{ socket: WebSocket } | { status: number; body: any } | 'refused'> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { localAddress });
     socket.once('open', () => resolve({ socket }));
@@ -66,7 +111,7 @@ function openWs(url: string, localAddress: string): Promise<{ socket: WebSocket 
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
     });
-    socket.once('error', reject);
+    socket.once('error', (err) => (isCut(err) ? resolve('refused') : reject(err)));
   });
 }
 
@@ -127,8 +172,10 @@ describe('sco_banAddress / sco_unbanAddress / sco_bannedAddresses', () => {
     expect(await ok(t.testnetUrl, 'sco_bannedAddresses')).toEqual([]);
   });
 
-  it('a banned client gets HTTP 403 and -32001 on every key, before any chain work; unbanned, it works again', async () => {
+  it('a banned client is cut at connection accept on every key; a connection open before the ban gets HTTP 403 and -32001, before any chain work; unbanned, it works again', async () => {
     expect((await callFrom('127.0.0.2', t.testnetUrl, 'eth_chainId')).body.result).toBe('0x1f');
+    const before = keepAliveFrom('127.0.0.2', t.testnetUrl);
+    expect((await before.post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }))).body.result).toBe('0x1f');
     expect(await ok(t.testnetUrl, 'sco_banAddress', ['127.0.0.2'])).toBeNull();
 
     const cow1Before = await ok(t.testnetUrl, 'eth_getBalance', [COW1.address, 'latest']);
@@ -136,19 +183,17 @@ describe('sco_banAddress / sco_unbanAddress / sco_bannedAddresses', () => {
       type: 0, chainId: 31, nonce: Number(await ok(t.testnetUrl, 'eth_getTransactionCount', [COW.address, 'pending'])),
       gasPrice: MIN_GAS_PRICE, gasLimit: 21_000, to: COW1.address, value: 1n,
     });
-    const refused = await callFrom('127.0.0.2', t.testnetUrl, 'eth_sendRawTransaction', [raw], 'tx-1');
+    const refused = await before.post(JSON.stringify({ jsonrpc: '2.0', id: 'tx-1', method: 'eth_sendRawTransaction', params: [raw] }));
+    before.close();
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({
       jsonrpc: '2.0',
       id: 'tx-1',
       error: { code: -32001, message: 'Forbidden: requests from 127.0.0.2 are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress' },
     });
+    await expect(callFrom('127.0.0.2', t.testnetUrl, 'eth_sendRawTransaction', [raw])).rejects.toSatisfy(isCut);
     expect(await ok(t.testnetUrl, 'eth_getBalance', [COW1.address, 'latest'])).toBe(cow1Before); // never reached the chain
-    for (const url of [t.mainnetUrl, `${t.baseUrl}/not-a-key`]) {
-      const other = await callFrom('127.0.0.2', url, 'eth_blockNumber');
-      expect(other.status).toBe(403);
-      expect(other.body.error.code).toBe(-32001);
-    }
+    for (const url of [t.mainnetUrl, `${t.baseUrl}/not-a-key`]) expect(await statusFrom('127.0.0.2', url)).toBe('refused');
     // Others are untouched.
     expect((await callFrom('127.0.0.3', t.testnetUrl, 'eth_chainId')).body.result).toBe('0x1f');
     expect(await ok(t.testnetUrl, 'eth_chainId')).toBe('0x1f');
@@ -163,31 +208,27 @@ describe('sco_banAddress / sco_unbanAddress / sco_bannedAddresses', () => {
   it('a CIDR block bans every address in it and nothing outside', async () => {
     expect(await ok(t.testnetUrl, 'sco_banAddress', ['127.0.0.2/31'])).toBeNull(); // 127.0.0.2 and 127.0.0.3
     const statuses = [];
-    for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.1']) statuses.push((await callFrom(from, t.testnetUrl, 'eth_chainId')).status);
-    expect(statuses).toEqual([403, 403, 200, 200]);
+    for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.1']) statuses.push(await statusFrom(from, t.testnetUrl));
+    expect(statuses).toEqual(['refused', 'refused', 200, 200]);
     expect(await ok(t.testnetUrl, 'sco_banAddress', ['127.0.0.8/29'])).toBeNull(); // 127.0.0.8 … 127.0.0.15
     const more = [];
-    for (const from of ['127.0.0.7', '127.0.0.8', '127.0.0.15', '127.0.0.16']) more.push((await callFrom(from, t.testnetUrl, 'eth_chainId')).status);
-    expect(more).toEqual([200, 403, 403, 200]);
+    for (const from of ['127.0.0.7', '127.0.0.8', '127.0.0.15', '127.0.0.16']) more.push(await statusFrom(from, t.testnetUrl));
+    expect(more).toEqual([200, 'refused', 'refused', 200]);
     expect(await ok(t.testnetUrl, 'sco_bannedAddresses')).toEqual(['127.0.0.2/31', '127.0.0.8/29']);
     // Unbanning one address inside a block does not lift the block (rskj keeps them apart).
     expect(await ok(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.3'])).toBeNull();
-    expect((await callFrom('127.0.0.3', t.testnetUrl, 'eth_chainId')).status).toBe(403);
+    expect(await statusFrom('127.0.0.3', t.testnetUrl)).toBe('refused');
     await ok(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.2/31']);
     await ok(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.8/29']);
     expect((await callFrom('127.0.0.3', t.testnetUrl, 'eth_chainId')).status).toBe(200);
   });
 
-  it('WebSocket: a banned address gets a 403 upgrade; an open socket is closed (1008) when its address gets banned; unbanned, it connects again', async () => {
+  it('WebSocket: a banned address is cut before its upgrade; an open socket is closed (1008) when its address gets banned; unbanned, it connects again', async () => {
     await ok(t.testnetUrl, 'sco_banAddress', ['127.0.0.2']);
-    const refused = await openWs(wsUrl(t.testnetUrl), '127.0.0.2');
-    expect(refused).toEqual({
-      status: 403,
-      body: { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Forbidden: requests from 127.0.0.2 are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress' } },
-    });
+    expect(await openWs(wsUrl(t.testnetUrl), '127.0.0.2')).toBe('refused');
 
     const opened = await openWs(wsUrl(t.mainnetUrl), '127.0.0.3');
-    if (!('socket' in opened)) throw new Error(`upgrade refused: ${JSON.stringify(opened)}`);
+    if (opened === 'refused' || !('socket' in opened)) throw new Error(`upgrade refused: ${JSON.stringify(opened)}`);
     const socket = opened.socket;
     expect((await wsCall(socket, 'eth_chainId')).result).toBe('0x1e');
     const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
@@ -197,7 +238,7 @@ describe('sco_banAddress / sco_unbanAddress / sco_bannedAddresses', () => {
     await ok(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.2']);
     await ok(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.3']);
     const back = await openWs(wsUrl(t.testnetUrl), '127.0.0.2');
-    if (!('socket' in back)) throw new Error(`upgrade refused: ${JSON.stringify(back)}`);
+    if (back === 'refused' || !('socket' in back)) throw new Error(`upgrade refused: ${JSON.stringify(back)}`);
     expect((await wsCall(back.socket, 'eth_chainId')).result).toBe('0x1f');
     back.socket.close();
   });
@@ -225,7 +266,7 @@ describe('the ban list persists in the data directory', () => {
     try {
       const url2 = `${(await second.server(0)).url}/${MAINNET_KEY}`;
       expect(await ok(url2, 'sco_bannedAddresses')).toEqual(['127.0.0.2', '10.0.0.0/8']);
-      expect((await callFrom('127.0.0.2', url2, 'eth_chainId')).status).toBe(403);
+      expect(await statusFrom('127.0.0.2', url2)).toBe('refused');
       expect((await callFrom('127.0.0.3', url2, 'eth_chainId')).body.result).toBe('0x1e');
     } finally {
       await second.close();
@@ -323,18 +364,18 @@ describe('sco_peerList and sco_reputationSummary count what the node sees', () =
     expect(after).toEqual({ ...ZERO_COUNTERS, score: 0, punishments: 1, goodReputation: true, punishedUntil: 0, id: from, type: 'address' });
   });
 
-  it('WebSocket: the upgrade is a handshake, each message a call; refused upgrades are failed handshakes', async () => {
+  it('WebSocket: the upgrade is a handshake, each message a call; refused upgrades and connections cut for a ban are failed handshakes', async () => {
     const from = '127.0.0.6';
     const opened = await openWs(wsUrl(t.testnetUrl), from);
-    if (!('socket' in opened)) throw new Error('upgrade refused');
+    if (opened === 'refused' || !('socket' in opened)) throw new Error('upgrade refused');
     expect((await wsCall(opened.socket, 'eth_chainId', [], 1)).result).toBe('0x1f');
     expect((await wsCall(opened.socket, 'net_nothing', [], 2)).error.code).toBe(-32601);
     opened.socket.close();
     const refused = await openWs(`${wsUrl(t.baseUrl)}/wrong-key`, from);
-    expect('status' in refused && refused.status).toBe(401);
+    expect(refused !== 'refused' && 'status' in refused && refused.status).toBe(401);
     await ok(t.testnetUrl, 'sco_banAddress', [from]);
-    const banned = await openWs(wsUrl(t.testnetUrl), from);
-    expect('status' in banned && banned.status).toBe(403);
+    // Cut at accept: a failed handshake too.
+    expect(await openWs(wsUrl(t.testnetUrl), from)).toBe('refused');
     const peer = (await ok(t.testnetUrl, 'sco_peerList')).find((p: any) => p.id === from);
     expect(peer).toEqual({ ...ZERO_COUNTERS, successfulHandshakes: 1, failedHandshakes: 2, unexpectedMessages: 1, score: 0, punishments: 0, goodReputation: true, punishedUntil: 0, id: from, type: 'address' });
   });

@@ -71,15 +71,15 @@ export const filterMethods = [
     ctx.filters.newPendingTransactionFilter(ctx.filterOwner),
   ),
   method('eth_uninstallFilter', 'Removes a filter: true, or false when there was none.', params([filterId]), (ctx, [id]) =>
-    ctx.filters.uninstall(`0x${id.toString(16)}`),
+    ctx.filters.uninstall(`0x${id.toString(16)}`, ctx.filterOwner),
   ),
   method('eth_getFilterChanges', 'Items since the previous poll ([] when none); removed logs come back with removed: true.', params([filterId]), (ctx, [id]) => {
-    const changes = ctx.filters.changes(`0x${id.toString(16)}`);
+    const changes = ctx.filters.changes(`0x${id.toString(16)}`, ctx.filterOwner);
     if (changes.kind === 'log') return changes.changes.map((c) => formatLog(c.match, c.removed));
     return changes.hashes.map(hex);
   }),
   method('eth_getFilterLogs', 'All logs matching a log filter.', params([filterId]), async (ctx, [id]) => {
-    const criteria = specCriteria(ctx.chain, ctx.filters.logCriteria(`0x${id.toString(16)}`));
+    const criteria = specCriteria(ctx.chain, ctx.filters.logCriteria(`0x${id.toString(16)}`, ctx.filterOwner));
     if (criteria.fromBlock > criteria.toBlock) return [];
     return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
   }),

@@ -1,7 +1,7 @@
 /** The method table: the single source of truth for what the node answers. */
 import type { MethodSpec } from '../types.js';
 import type { RpcContext } from '../context.js';
-import { withHostedAccess } from '../access.js';
+import { withAccessRules } from '../access.js';
 import { ethBlockMethods } from './eth-blocks.js';
 import { ethNodeMethods } from './eth-node.js';
 import { ethStateMethods } from './eth-state.js';
@@ -44,4 +44,4 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...rpcMethods(() => METHODS),
   ...ethBridgeMethods,
   ...unsupportedMethods,
-].map(withHostedAccess);
+].map(withAccessRules);

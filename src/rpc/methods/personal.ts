@@ -2,14 +2,16 @@
  * personal_: accounts held by the node, after rskj's PersonalModuleWalletEnabled (reference 10.8).
  * The keys live in the chain's NodeWallet (src/chain/keys/wallet.ts); these handlers only translate.
  *
- * Where rskj answers a bare "Internal server error" (-32603) we keep the code and say what went
- * wrong: its own exception texts where it has one ("... could not be found in this node"), geth's
- * "could not decrypt key with given password" for a wrong passphrase.
+ * Where rskj answers a bare "Internal server error" (-32603) we say what went wrong, with its own
+ * exception texts where it has one ("... could not be found in this node"), geth's "could not
+ * decrypt key with given password" for a wrong passphrase, and answer them as what they are: a
+ * client's mistake, -32602, the code rskj's own eth_sendTransaction gives an unknown sender
+ * (docs/pending/gateway-security.md). -32603 stays for faults of the node.
  */
 import { bytesToHex, setLengthLeft, unprefixedHexToBytes } from '@ethereumjs/util';
-import { DEFAULT_UNLOCK_MS, WrongPassphrase } from '../../chain/index.js';
+import { DEFAULT_UNLOCK_MS, WrongPassphrase, lockedHint } from '../../chain/index.js';
 import { method, type RpcContext } from '../context.js';
-import { InternalError, InvalidParams } from '../errors.js';
+import { InvalidParams } from '../errors.js';
 import { ParamError, address, callRequest, describe, makeDecoder, noParams, params, shown } from '../params.js';
 
 /** rskj's HexDurationParam parses the milliseconds into a Java long. */
@@ -67,6 +69,12 @@ export function openKeystore(ctx: RpcContext, account: string, pass: string): Pr
   return ctx.chain.wallet.decrypt(account, pass).catch(wrongPassphrase);
 }
 
+/** Why a listed account cannot send here: rskj signs personal_sendTransaction with keystores only. */
+function noKeystoreHint(ctx: RpcContext, from: string): string {
+  if (!ctx.chain.wallet.holds(from)) return '';
+  return ' (personal_sendTransaction signs with keystore accounts only, made by personal_newAccount or personal_importRawKey; send from this one with eth_sendTransaction)';
+}
+
 export const personalMethods = [
   method(
     'personal_newAccountWithSeed',
@@ -108,7 +116,9 @@ export const personalMethods = [
     params([address]),
     (ctx, [account]) => {
       const key = ctx.chain.wallet.signingKey(account.toString());
-      if (key === undefined) throw new InternalError('Address private key is locked or could not be found in this node');
+      if (key === undefined) {
+        throw new InvalidParams(`Address private key is locked or could not be found in this node${lockedHint(ctx.chain.wallet, account.toString())}`);
+      }
       return bytesToHex(key);
     },
   ),
@@ -144,7 +154,7 @@ export const personalMethods = [
       if (pass === undefined) throw new InvalidParams('Passphrase is null');
       const from = request.from.toString();
       const key = await openKeystore(ctx, from, pass);
-      if (key === undefined) throw new InternalError('From address private key could not be found in this node');
+      if (key === undefined) throw new InvalidParams(`From address private key could not be found in this node${noKeystoreHint(ctx, from)}`);
       return bytesToHex(await ctx.chain.sendTransaction({ ...request, from: request.from }, { address: from, privateKey: key }));
     },
   ),
