@@ -77,7 +77,7 @@ export interface NodeOptions {
   dailyLimit?: number;
   /** Behave like the hosted endpoint for dashboard keys (no node keys, no test control). */
   hosted?: boolean;
-  /** Wall clock in milliseconds for filter expiry and quota days (injectable for tests). */
+  /** Wall clock in milliseconds for filter expiry, quota days and the Hardhat profile's genesis date (injectable for tests). */
   now?: () => number;
   /**
    * info: a line per block and transaction; debug adds each RPC method. Default warn (quiet): a
@@ -279,9 +279,12 @@ async function openDatabases(
   const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
   // The three databases open side by side: their disk reads overlap.
   const chainOpens = NETWORKS.map(async (network) => {
+    const genesis = await readGenesisFile(await genesisPath(dataDir, network));
     chains[network] = await Chain.open({
       network,
-      genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+      // rskj's regtest genesis is dated 0; Hardhat dates its genesis at start-up, so a fixture that
+      // reads "now" from the latest block starts today. Only a new chain uses it: a stored one keeps its genesis.
+      genesis: options.profile === 'hardhat' ? { ...genesis, timestamp: BigInt(Math.floor(now() / 1000)) } : genesis,
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,
