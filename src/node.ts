@@ -290,6 +290,8 @@ async function openDatabases(
       miner: options.miner,
       // Hardhat's balance-change matchers want one transaction per block, as Hardhat mines them.
       automineBatching: options.profile !== 'hardhat',
+      // Hardhat answers a send whose transaction reverts with the revert (hardhat-chai-matchers' revertedWith needs it).
+      failOnSend: options.profile === 'hardhat',
       blockGasLimit: options.blockGasLimit,
       onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
       wallet,

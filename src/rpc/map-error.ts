@@ -1,8 +1,9 @@
 /** The one place where chain and execution errors become JSON-RPC errors. */
 import { bytesToHex } from '@ethereumjs/util';
 import { errorString } from '../chain/revert-data.js';
-import { ChainError, ExecutionReverted } from '../chain/errors.js';
+import { ChainError, ExecutionReverted, SentTransactionFailed } from '../chain/errors.js';
 import { ErrorCode, InternalError, RevertError, RpcError } from './errors.js';
+import { hardhatSendError } from './hardhat-revert.js';
 
 /** rskj's revert text: "revert <reason>" for Error(string), else "transaction reverted". */
 export function revertError(returnData: Uint8Array): RevertError {
@@ -27,6 +28,7 @@ export function mapError(err: unknown, onUnexpected: (err: unknown) => void): Rp
   if (err instanceof RpcError) return err;
   if (err instanceof ChainError) return new RpcError(CODE_BY_KIND[err.kind], err.message);
   if (err instanceof ExecutionReverted) return revertError(err.returnData);
+  if (err instanceof SentTransactionFailed) return hardhatSendError(err);
   onUnexpected(err);
   return new InternalError();
 }
