@@ -36,6 +36,7 @@ import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
 import { logMinedBlocks } from './log/chain-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
+import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -77,6 +78,14 @@ export interface NodeOptions {
   dailyLimit?: number;
   /** Behave like the hosted endpoint for dashboard keys (no node keys, no test control). */
   hosted?: boolean;
+  /**
+   * A network served at `/` without a key, for local tools (`--keyless-network`, keyless.ts);
+   * default testnet under the Hardhat profile (off with hosted), else none. Loopback only unless
+   * keylessBeyondLoopback.
+   */
+  keylessNetwork?: KeylessSetting;
+  /** Serve the keyless network on an address beyond loopback too (`--keyless-beyond-loopback`). */
+  keylessBeyondLoopback?: boolean;
   /** Wall clock in milliseconds for filter expiry, quota days and the Hardhat profile's genesis date (injectable for tests). */
   now?: () => number;
   /**
@@ -124,6 +133,8 @@ export const HARDHAT_CLIENT_VERSION = `HardhatNetwork/2.22.0/rsk-devnode-${VERSI
 export interface RunningServer {
   url: string;
   port: number;
+  /** The network this server answers at `/` without a key, if any. */
+  keylessNetwork: NetworkName | undefined;
   close(): Promise<void>;
 }
 
@@ -156,6 +167,7 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
 
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   checkMinerOption(options);
+  checkKeylessOptions(options);
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
   const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
@@ -216,7 +228,6 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   }
 
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
-  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
   let closed: Promise<void> | undefined;
 
   return {
@@ -226,6 +237,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     providerFor: (network) => providers[network],
     handle,
     async server(port = 0, host = '127.0.0.1') {
+      // Per server: whether `/` answers without a key depends on where the server listens.
+      const keylessNetwork = keylessNetworkFor(options, host);
+      const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, keylessNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
       // Key URLs are built from where the node listens (known once it does), never from a Host header.
       let url = '';
       const app = lazyApp({
@@ -246,6 +260,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       return {
         url,
         port: address.port,
+        keylessNetwork,
         close: () => closeServer(server).then(() => void servers.delete(server)),
       };
     },

@@ -2,14 +2,18 @@
  * Coming from Hardhat or anvil (issue 19): the time travel, genesis date, revert-on-send, keyless
  * network and log behaviour those users expect, each test named after what broke.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AbiCoder, Interface, JsonRpcProvider, Wallet } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, nodesClosedAfterEach, rpc } from '../helpers/node.js';
+import { runCli } from '../helpers/cli.js';
+import { wsCall } from '../helpers/ws.js';
 
 const start = nodesClosedAfterEach();
 const tempDirs: string[] = [];
@@ -136,5 +140,84 @@ describe('a reverting transaction sent with a fixed gas limit', () => {
     const address = await deployReverter(url);
     const hash = await call(url, 'eth_sendTransaction', [{ from: COW.address, to: address, data: reverter.encodeFunctionData('revertWithReason'), gas: FIXED_GAS }]);
     expect((await call(url, 'eth_getTransactionReceipt', [hash])).status).toBe('0x0');
+  });
+});
+
+const CAST = resolve('node_modules/.bin/cast');
+const run = promisify(execFile);
+
+describe('keyless network', () => {
+  it('under the Hardhat profile testnet answers at / without a key (ethers, cast), the keyed URLs still work', async () => {
+    const t = await start({ profile: 'hardhat' });
+    const provider = new JsonRpcProvider(`${t.baseUrl}/`, undefined, { staticNetwork: true });
+    try {
+      expect((await provider.getNetwork()).chainId).toBe(31n);
+      expect(await provider.getBalance(COW.address)).toBeGreaterThan(0n);
+    } finally {
+      provider.destroy();
+    }
+    const { stdout } = await run(CAST, ['chain-id', '--rpc-url', t.baseUrl], { timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+    expect(stdout.trim()).toBe('31');
+    expect(await wsCall(`${t.baseUrl.replace('http:', 'ws:')}/`, 'eth_chainId')).toMatchObject({ result: '0x1f' });
+    expect(await call(t.mainnetUrl, 'eth_chainId')).toBe('0x1e');
+  });
+
+  it('without the profile / answers 401 naming the key-bearing URL and --keyless-network', async () => {
+    const t = await start();
+    const { status, body } = await rpc(`${t.baseUrl}/`, 'eth_chainId');
+    expect(status).toBe(401);
+    expect(body.error!.code).toBe(-32001);
+    expect(body.error!.message).toContain('--keyless-network testnet');
+  });
+
+  it('--keyless-network mainnet serves chain 30 at /; none turns the profile default off', async () => {
+    const mainnet = await start({ keylessNetwork: 'mainnet' });
+    expect(await call(`${mainnet.baseUrl}/`, 'eth_chainId')).toBe('0x1e');
+    const off = await start({ profile: 'hardhat', keylessNetwork: 'none' });
+    expect((await rpc(`${off.baseUrl}/`, 'eth_chainId')).status).toBe(401);
+  });
+
+  it('--hosted refuses --keyless-network and turns the profile default off', async () => {
+    await expect(createNode({ hosted: true, keylessNetwork: 'testnet', logLevel: 'silent' })).rejects.toThrow('--keyless-network and --hosted');
+    const hosted = await start({ hosted: true, profile: 'hardhat' });
+    expect((await rpc(`${hosted.baseUrl}/`, 'eth_chainId')).status).toBe(401);
+  });
+});
+
+describe('CLI', () => {
+  it('an unknown flag points to --help', async () => {
+    const cli = runCli(['--in-memory', '--no-such-flag']);
+    expect(await cli.exited).toBe(1);
+    expect(cli.stderr()).toContain("Unknown option '--no-such-flag'");
+    expect(cli.stderr()).toContain('rsk-devnode --help');
+  });
+
+  it('the banner names the profile and the keyless URL; a non-loopback host refuses an explicit keyless network', async () => {
+    const cli = runCli(['--in-memory', '--port', '0', '--profile', 'hardhat'], 3);
+    try {
+      await cli.started;
+      expect(cli.stdout()).toContain('(in memory, profile hardhat)');
+      expect(cli.stdout()).toMatch(/testnet {2}chain 31 {2}http:\/\/127\.0\.0\.1:\d+\/ {2}\(no key/);
+      expect(await call(`${cli.baseUrl()}/`, 'eth_chainId')).toBe('0x1f');
+    } finally {
+      await cli.stop();
+    }
+    const wide = runCli(['--in-memory', '--host', '0.0.0.0', '--keyless-network', 'testnet']);
+    expect(await wide.exited).toBe(1);
+    expect(wide.stderr()).toContain('--keyless-beyond-loopback');
+  });
+
+  it('--in-memory keeps the keys given by --api-key across restarts', async () => {
+    for (let start = 0; start < 2; start++) {
+      const cli = runCli(['--in-memory', '--port', '0', '--api-key', 'stable-key-1', '--api-key', 'stable-key-2:mainnet']);
+      try {
+        await cli.started;
+        expect(cli.stdout()).not.toContain('new keys on every in-memory start');
+        expect(await call(`${cli.baseUrl()}/stable-key-1`, 'eth_chainId')).toBe('0x1f');
+        expect(await call(`${cli.baseUrl()}/stable-key-2`, 'eth_chainId')).toBe('0x1e');
+      } finally {
+        await cli.stop();
+      }
+    }
   });
 });
