@@ -17,7 +17,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --data-dir DIR           where chains and keys are kept (default chain-data)
   --in-memory              keep nothing on disk
   --api-key KEY[:NETWORK]  an operator key for testnet (default) or mainnet; repeatable.
-                           Without any, one key per network is made and kept in the data dir.
+                           Without any, one key per network is made and kept in the data dir
+                           (with --in-memory, new ones every start: give keys to keep URLs stable).
   --min-gas-price WEI      minimum gas price: genesis value of a new chain, else the miner's
                            target, approached by at most 1% a block (default: genesis, 60000000)
   --block-gas-limit GAS    block gas limit: genesis value of a new chain, else the miner's target
