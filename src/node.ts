@@ -298,8 +298,9 @@ async function openDatabases(
     chains[network] = await Chain.open({
       network,
       // rskj's regtest genesis is dated 0; Hardhat dates its genesis at start-up, so a fixture that
-      // reads "now" from the latest block starts today. Only a new chain uses it: a stored one keeps its genesis.
-      genesis: options.profile === 'hardhat' ? { ...genesis, timestamp: BigInt(Math.floor(now() / 1000)) } : genesis,
+      // reads "now" from the latest block starts today. A genesis file with a date of its own keeps
+      // it, and only a new chain uses this: a stored one keeps its genesis.
+      genesis: options.profile === 'hardhat' && genesis.timestamp === 0n ? { ...genesis, timestamp: BigInt(Math.floor(now() / 1000)) } : genesis,
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,

@@ -3,7 +3,7 @@
  * network and log behaviour those users expect, each test named after what broke.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -68,6 +68,20 @@ describe('genesis date', () => {
     const again = await open(START_MS + 86_400_000);
     expect(BigInt(first.timestamp)).toBe(BigInt(START_MS / 1000));
     expect(again).toEqual(first);
+  });
+
+  it('a genesis file with a date of its own keeps it under the Hardhat profile', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'rsk-devnode-hardhat-genesis-file-'));
+    tempDirs.push(dataDir);
+    const packaged = JSON.parse(await readFile(resolve('chain-data/testnet.genesis.json'), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(dataDir, 'testnet.genesis.json'), JSON.stringify({ ...packaged, timestamp: '0x5f5e1000' }));
+    const node = await createNode({ inMemory: false, dataDir, profile: 'hardhat', logLevel: 'silent', now: () => START_MS });
+    try {
+      const genesis = (await node.provider.request({ method: 'eth_getBlockByNumber', params: ['0x0', false] })) as { timestamp: string };
+      expect(genesis.timestamp).toBe('0x5f5e1000');
+    } finally {
+      await node.close();
+    }
   });
 });
 
