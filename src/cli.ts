@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { limitHeapGrowth } from './heap-growth.js';
 import { collectWhenIdle } from './idle-gc.js';
 // Types only: the node's modules load after the flags are read, so --help and a bad flag answer at once.
 import type { DevNode, NodeOptions } from './node.js';
+import type { NetworkName } from './chain/index.js';
 import type { LogLevel } from './logger.js';
 
 const HELP = `rsk-devnode: a local Rootstock (RSK) node
@@ -16,7 +17,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --data-dir DIR           where chains and keys are kept (default chain-data)
   --in-memory              keep nothing on disk
   --api-key KEY[:NETWORK]  an operator key for testnet (default) or mainnet; repeatable.
-                           Without any, one key per network is made and kept in the data dir.
+                           Without any, one key per network is made and kept in the data dir
+                           (with --in-memory, new ones every start: give keys to keep URLs stable).
   --min-gas-price WEI      minimum gas price: genesis value of a new chain, else the miner's
                            target, approached by at most 1% a block (default: genesis, 60000000)
   --block-gas-limit GAS    block gas limit: genesis value of a new chain, else the miner's target
@@ -27,7 +29,15 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --miner internal|external  who mines (default internal: the node seals its own blocks).
                            external: only merged miners make blocks (mnr_getWork, then
                            mnr_submitBitcoinBlock*); evm_mine still mines one by hand
-  --profile hardhat        for Hardhat projects: answer as HardhatNetwork and hide REMASC
+  --profile hardhat        for Hardhat projects: answer as HardhatNetwork, hide REMASC, date a new
+                           chain's genesis at start-up, answer a send whose transaction reverts with
+                           the revert, and serve testnet without a key (see --keyless-network)
+  --keyless-network testnet|mainnet|none
+                           serve one network at http://HOST:PORT/ without a key, for tools that
+                           default to http://localhost:8545 (cast, forge, Hardhat's localhost);
+                           default testnet under --profile hardhat, else none; refused with --hosted
+  --keyless-beyond-loopback  serve the keyless network when --host is not a loopback address too
+                           (anyone who reaches the node then has the operator's rights on it)
   --logs-max N             eth_getLogs: most logs over a range longer than --logs-max-blocks (10000)
   --logs-max-blocks N      eth_getLogs: longest block range with no cap on logs (2000)
   --filter-timeout SECONDS remove a filter not polled for this long (300)
@@ -99,8 +109,17 @@ function profileFlag(value: string | undefined): 'hardhat' | undefined {
   throw new Error(`--profile ${value}: the only profile is "hardhat"`);
 }
 
+/** parseArgs' own words for a bad flag, with the way to the list of flags. */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs<T>(config);
+  } catch (err) {
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\nSee rsk-devnode --help for the flags.`);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     options: {
       port: { type: 'string', default: '8545' },
       host: { type: 'string', default: '127.0.0.1' },
@@ -114,6 +133,8 @@ async function main(): Promise<void> {
       'no-mining': { type: 'boolean', default: false },
       miner: { type: 'string' },
       profile: { type: 'string' },
+      'keyless-network': { type: 'string' },
+      'keyless-beyond-loopback': { type: 'boolean', default: false },
       'logs-max': { type: 'string' },
       'logs-max-blocks': { type: 'string' },
       'filter-timeout': { type: 'string' },
@@ -144,7 +165,12 @@ async function main(): Promise<void> {
     return;
   }
   limitHeapGrowth();
-  const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }] = await Promise.all([import('./node.js'), import('./node-keys.js'), import('./logger.js')]);
+  const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }, keyless] = await Promise.all([
+    import('./node.js'),
+    import('./node-keys.js'),
+    import('./logger.js'),
+    import('./keyless.js'),
+  ]);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: expected 0-65535`);
   const options: NodeOptions = {
@@ -158,6 +184,8 @@ async function main(): Promise<void> {
     mining: !values['no-mining'],
     miner: minerFlag(values.miner),
     profile: profileFlag(values.profile),
+    keylessNetwork: keyless.parseKeylessFlag(values['keyless-network']),
+    keylessBeyondLoopback: values['keyless-beyond-loopback'],
     maxLogs: positiveNumberFlag('logs-max', values['logs-max']),
     maxLogBlockRange: positiveNumberFlag('logs-max-blocks', values['logs-max-blocks']),
     dailyLimit: positiveNumberFlag('daily-limit', values['daily-limit']),
@@ -192,6 +220,9 @@ async function main(): Promise<void> {
     },
     publicUrl: values['public-url'],
   };
+  // Before any database opens: a keyless network the host cannot have is refused at once.
+  keyless.checkKeylessOptions(options);
+  keyless.keylessNetworkFor(options, values.host);
   // Signal handlers first: a supervisor may stop the node the moment it sees the banner.
   let node: DevNode | undefined;
   let closing = false;
@@ -215,13 +246,15 @@ async function main(): Promise<void> {
   node = started;
   const server = await started.server(port, values.host);
   if (closing) return;
-  const lines = started.apiKeys.map((k) => {
-    const chain = started.chains[k.network];
-    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}`;
-  });
+  const urlLine = (network: NetworkName, path: string, note = '') =>
+    `  ${network.padEnd(8)} chain ${started.chains[network].chainId}  ${server.url}/${path}${note}`;
+  const lines = started.apiKeys.map((k) => urlLine(k.network, k.key));
+  if (server.keylessNetwork !== undefined) lines.push(urlLine(server.keylessNetwork, '', '  (no key: for local tools; --keyless-network)'));
+  const storage = options.inMemory ? 'in memory' : `data in ${options.dataDir}`;
+  const fresh = options.inMemory && options.apiKeys!.length === 0 ? '; new keys on every in-memory start: --api-key KEY[:NETWORK] keeps them' : '';
   process.stdout.write(
-    `rsk-devnode listening on ${server.url} (${options.inMemory ? 'in memory' : `data in ${options.dataDir}`})\n` +
-      `JSON-RPC URLs (keep them private; the key is the credential):\n${lines.join('\n')}\n`,
+    `rsk-devnode listening on ${server.url} (${storage}${options.profile === undefined ? '' : `, profile ${options.profile}`})\n` +
+      `JSON-RPC URLs (keep them private; the key is the credential${fresh}):\n${lines.join('\n')}\n`,
   );
 }
 

@@ -3,6 +3,7 @@ export { createNode, CLIENT_VERSION, HARDHAT_CLIENT_VERSION, MAX_BATCH_SIZE } fr
 export { UNAUTHORIZED_CODE } from './server/rpc-route.js';
 export type { DevNode, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
+export type { KeylessSetting } from './keyless.js';
 export type { NetworkName } from './chain/index.js';
 export { DISCONNECTED, Eip1193Provider, ProviderRpcError } from './provider.js';
 export { DataDirInUseError } from './data-dir-in-use.js';

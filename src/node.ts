@@ -43,6 +43,7 @@ import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
 import { logMinedBlocks } from './log/chain-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
+import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -84,7 +85,15 @@ export interface NodeOptions {
   dailyLimit?: number;
   /** Behave like the hosted endpoint for dashboard keys (no node keys, no test control). */
   hosted?: boolean;
-  /** Wall clock in milliseconds for filter expiry and quota days (injectable for tests). */
+  /**
+   * A network served at `/` without a key, for local tools (`--keyless-network`, keyless.ts);
+   * default testnet under the Hardhat profile (off with hosted), else none. Loopback only unless
+   * keylessBeyondLoopback.
+   */
+  keylessNetwork?: KeylessSetting;
+  /** Serve the keyless network on an address beyond loopback too (`--keyless-beyond-loopback`). */
+  keylessBeyondLoopback?: boolean;
+  /** Wall clock in milliseconds for filter expiry, quota days and the Hardhat profile's genesis date (injectable for tests). */
   now?: () => number;
   /**
    * info: a line per block and transaction; debug adds each RPC method. Default warn (quiet): a
@@ -131,6 +140,8 @@ export const HARDHAT_CLIENT_VERSION = `HardhatNetwork/2.22.0/rsk-devnode-${VERSI
 export interface RunningServer {
   url: string;
   port: number;
+  /** The network this server answers at `/` without a key, if any. */
+  keylessNetwork: NetworkName | undefined;
   close(): Promise<void>;
 }
 
@@ -163,6 +174,7 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
 
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   checkMinerOption(options);
+  checkKeylessOptions(options);
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
   const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
@@ -223,7 +235,6 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   }
 
   const publicUrl = options.publicUrl === undefined ? undefined : checkPublicUrl(options.publicUrl);
-  const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
   let closed: Promise<void> | undefined;
 
   return {
@@ -233,6 +244,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     providerFor: (network) => providers[network],
     handle,
     async server(port = 0, host = '127.0.0.1') {
+      // Per server: whether `/` answers without a key depends on where the server listens.
+      const keylessNetwork = keylessNetworkFor(options, host);
+      const gate = createRpcGate({ dispatcher, operatorKeys: keyToNetwork, keylessNetwork, gateway, contexts, hosted: options.hosted ?? false, maxBatch: MAX_BATCH_SIZE, logCalls, clients });
       // Key URLs are built from where the node listens (known once it does), never from a Host header.
       let url = '';
       const app = lazyApp({
@@ -257,6 +271,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       return {
         url,
         port: address.port,
+        keylessNetwork,
         close: () => closeServer(server).then(() => void servers.delete(server)),
       };
     },
@@ -290,14 +305,20 @@ async function openDatabases(
   const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
   // The three databases open side by side: their disk reads overlap.
   const chainOpens = NETWORKS.map(async (network) => {
+    const genesis = await readGenesisFile(await genesisPath(dataDir, network));
     chains[network] = await Chain.open({
       network,
-      genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+      // rskj's regtest genesis is dated 0; Hardhat dates its genesis at start-up, so a fixture that
+      // reads "now" from the latest block starts today. A genesis file with a date of its own keeps
+      // it, and only a new chain uses this: a stored one keeps its genesis.
+      genesis: options.profile === 'hardhat' && genesis.timestamp === 0n ? { ...genesis, timestamp: BigInt(Math.floor(now() / 1000)) } : genesis,
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,
       // Hardhat's balance-change matchers want one transaction per block, as Hardhat mines them.
       automineBatching: options.profile !== 'hardhat',
+      // Hardhat answers a send whose transaction reverts with the revert (hardhat-chai-matchers' revertedWith needs it).
+      failOnSend: options.profile === 'hardhat',
       blockGasLimit: options.blockGasLimit,
       onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
       wallet,

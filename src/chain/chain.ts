@@ -64,6 +64,11 @@ export interface ChainOptions {
    * every transaction its own block, as Hardhat does (the Hardhat profile).
    */
   automineBatching?: boolean;
+  /**
+   * A send whose automined transaction fails answers with the failure (SentTransactionFailed), the
+   * transaction still mined, as Hardhat does (the Hardhat profile); default false: its hash, as rskj.
+   */
+  failOnSend?: boolean;
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -119,7 +124,7 @@ export class Chain {
     this.wallet = options.wallet ?? new NodeWallet();
     this.minerMode = options.miner ?? 'internal';
     this.producer = new BlockProducer(this.parts, targets);
-    this.intake = new TxIntake(this.parts, this.producer, this.wallet, options.automineBatching ?? true);
+    this.intake = new TxIntake(this.parts, this.producer, this.wallet, options.automineBatching ?? true, options.failOnSend ?? false);
     if (this.minerMode === 'external') this.intake.automine = false;
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);

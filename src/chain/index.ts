@@ -3,7 +3,7 @@
  * the facade, the record types, ChainError and the tracing shapes. Those layers import nothing else
  * under chain/ (the import rules in .dependency-cruiser.cjs say so, and `npm test` checks them).
  */
-export { ChainError, ExecutionReverted } from './base/errors.js';
+export { ChainError, ExecutionReverted, SentTransactionFailed } from './base/errors.js';
 export { keccak256, startFastKeccak } from './base/hash.js';
 export { secp256k1, sign } from './base/secp256k1.js';
 export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';

@@ -6,12 +6,12 @@
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
 import type { Address } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
-import { AutomineBatch } from './mining/automine.js';
+import { AutomineBatch, type AutomineOutcome } from './mining/automine.js';
 import type { BlockProducer } from './producer.js';
 import type { CallParams } from './exec/call.js';
 import type { ChainParts } from './parts.js';
 import { rskTxOptions } from './evm/rsk-common.js';
-import { ChainError } from './base/errors.js';
+import { ChainError, SentTransactionFailed } from './base/errors.js';
 import { impersonatedTransaction } from './pool/impersonation.js';
 import type { PoolTx } from './pool/mempool.js';
 import { SEND_TRANSACTION_DEFAULT_GAS, checkSendFields } from './pool/send-fields.js';
@@ -26,12 +26,16 @@ export class TxIntake {
   private readonly impersonated = new Set<string>();
   private readonly batch: AutomineBatch;
 
-  /** `batching`: automine puts transactions in flight together into shared blocks (automine.ts). */
+  /**
+   * `batching`: automine puts transactions in flight together into shared blocks (automine.ts).
+   * `failOnSend`: a send whose automined transaction fails answers with SentTransactionFailed (Hardhat).
+   */
   constructor(
     private readonly parts: ChainParts,
     private readonly producer: BlockProducer,
     private readonly wallet: NodeWallet,
     private readonly batching: boolean,
+    private readonly failOnSend: boolean,
   ) {
     this.batch = new AutomineBatch((task) => parts.lock.run(task), (admitted) => this.mineAdmitted(admitted));
   }
@@ -129,12 +133,12 @@ export class TxIntake {
     if (!this.batching) {
       return lock.run(async () => {
         const entry = await admit();
-        if (this.awaitsAutomine(entry)) this.refuseDropped((await this.mineAdmitted(new Set([entry]))).get(entry));
+        if (this.awaitsAutomine(entry)) this.checkOutcome(entry, (await this.mineAdmitted(new Set([entry]))).get(entry));
         return entry;
       });
     }
     const entry = await lock.run(admit);
-    if (this.awaitsAutomine(entry)) this.refuseDropped(await this.batch.mined(entry));
+    if (this.awaitsAutomine(entry)) this.checkOutcome(entry, await this.batch.mined(entry));
     return entry;
   }
 
@@ -143,24 +147,37 @@ export class TxIntake {
     return this.automine && this.parts.pool.get(entry.record.hash) !== undefined;
   }
 
-  /** rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason. */
-  private refuseDropped(reason: string | undefined): void {
-    if (reason !== undefined) throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${reason}`);
+  /**
+   * rskj's autoMine answers -32009 when the transaction was not mined; so do we, with the reason.
+   * A mined transaction that failed is answered with its hash (rskj), or with the failure (failOnSend).
+   */
+  private checkOutcome(entry: PoolTx, outcome: AutomineOutcome | undefined): void {
+    if (outcome?.dropped !== undefined) {
+      throw new ChainError('notMined', `Unknown error when sending transaction: transaction wasn't mined: ${outcome.dropped}`);
+    }
+    if (this.failOnSend && outcome?.failed !== undefined) {
+      throw new SentTransactionFailed(entry.record.hash, outcome.failed.vmError, outcome.failed.revertData ?? new Uint8Array(0));
+    }
   }
 
   /**
    * Automine's block(s) for transactions admitted together: what can run now, and more blocks while
    * an admitted one is still runnable and the last block made progress (a full block defers some).
    */
-  private async mineAdmitted(admitted: ReadonlySet<PoolTx>): Promise<Map<PoolTx, string>> {
+  private async mineAdmitted(admitted: ReadonlySet<PoolTx>): Promise<Map<PoolTx, AutomineOutcome>> {
     const { head, pool } = this.parts;
-    const dropped = new Map<PoolTx, string>();
-    if (!this.automine) return dropped;
+    const outcomes = new Map<PoolTx, AutomineOutcome>();
+    if (!this.automine) return outcomes;
     try {
       let candidates = await this.producer.poolCandidates(head.block);
       while (candidates.length > 0) {
         const { built } = await this.producer.mineLocked(undefined, candidates);
-        for (const { entry, reason } of built.invalid) dropped.set(entry, reason);
+        for (const { entry, reason } of built.invalid) outcomes.set(entry, { dropped: reason });
+        // included[i] ran as the block's transaction i: its receipt is receipts[i].
+        built.included.forEach((entry, i) => {
+          const receipt = built.receipts[i]!;
+          if (!receipt.success && admitted.has(entry)) outcomes.set(entry, { failed: receipt });
+        });
         if (built.included.length === 0) break;
         candidates = await this.producer.poolCandidates(head.block);
         if (!candidates.some((candidate) => admitted.has(candidate))) break;
@@ -171,6 +188,6 @@ export class TxIntake {
       head.changed();
       throw err;
     }
-    return dropped;
+    return outcomes;
   }
 }

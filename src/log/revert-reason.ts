@@ -1,12 +1,15 @@
 /**
  * A revert's return data in words for the log: Solidity's `Error(string)` and `Panic(uint256)`,
- * else the raw data (a custom error's selector first).
+ * the standard custom errors (known-errors.ts) by name, else a custom error's selector and its
+ * argument data apart, so it can be looked up (`cast 4byte`, the contract's ABI).
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { errorString, panicCode } from '../chain/index.js';
+import { decodeKnownError } from './known-errors.js';
 
-/** Longest revert data shown raw: enough to recognise a custom error without flooding the terminal. */
-const MAX_RAW_BYTES = 68;
+/** Longest argument data shown raw: a selector and two words, without flooding the terminal. */
+const MAX_ARGS_BYTES = 64;
+const SELECTOR_BYTES = 4;
 
 /** Solidity's panic codes (docs: "Panic via assert and Error via require"). */
 const PANIC_CODES: Record<number, string> = {
@@ -32,6 +35,10 @@ export function describeRevert(data: Uint8Array | undefined): string {
     const meaning = PANIC_CODES[code];
     return `reverted: panic 0x${code.toString(16).padStart(2, '0')}${meaning === undefined ? '' : ` (${meaning})`}`;
   }
-  const shown = data.subarray(0, MAX_RAW_BYTES);
-  return `reverted with data ${bytesToHex(shown)}${data.length > MAX_RAW_BYTES ? '...' : ''}`;
+  const known = decodeKnownError(data);
+  if (known !== undefined) return `reverted: ${known}`;
+  if (data.length < SELECTOR_BYTES) return `reverted with data ${bytesToHex(data)}`;
+  const args = data.subarray(SELECTOR_BYTES);
+  const shown = args.length === 0 ? 'no args' : `args ${bytesToHex(args.subarray(0, MAX_ARGS_BYTES))}${args.length > MAX_ARGS_BYTES ? '...' : ''}`;
+  return `reverted with error ${bytesToHex(data.subarray(0, SELECTOR_BYTES))} (${shown})`;
 }

@@ -1,7 +1,8 @@
 /** The one place where chain and execution errors become JSON-RPC errors. */
 import { bytesToHex } from '@ethereumjs/util';
-import { errorString, ChainError, ExecutionReverted } from '../chain/index.js';
+import { errorString, ChainError, ExecutionReverted, SentTransactionFailed } from '../chain/index.js';
 import { ErrorCode, InternalError, RevertError, RpcError } from './errors.js';
+import { hardhatSendError } from './hardhat-revert.js';
 
 /** rskj's revert text: "revert <reason>" for Error(string), else "transaction reverted". */
 export function revertError(returnData: Uint8Array): RevertError {
@@ -26,6 +27,7 @@ export function mapError(err: unknown, onUnexpected: (err: unknown) => void): Rp
   if (err instanceof RpcError) return err;
   if (err instanceof ChainError) return new RpcError(CODE_BY_KIND[err.kind], err.message);
   if (err instanceof ExecutionReverted) return revertError(err.returnData);
+  if (err instanceof SentTransactionFailed) return hardhatSendError(err);
   onUnexpected(err);
   return new InternalError();
 }

@@ -29,6 +29,11 @@ export const WS_BANNED_CLOSE_CODE = 1008;
 /** Per-client contexts kept for reuse (a request otherwise copies one); past this many the cache starts over. */
 const MAX_CACHED_CONTEXTS = 1024;
 
+/** A URL without a key, on a node serving no keyless network: say both ways out (cast and forge default to `/`). */
+const NO_KEY_MESSAGE =
+  'Unauthorized: no API key in the URL. Use the key-bearing URL printed at start-up (POST /<API_KEY>), ' +
+  'or start the node with --keyless-network testnet to serve tools that default to http://localhost:8545';
+
 function bannedMessage(client: string): string {
   return `Forbidden: requests from ${client} are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress`;
 }
@@ -38,6 +43,8 @@ type Access = { network: NetworkName; userId: string | undefined } | { denied: s
 export interface RpcGateOptions {
   dispatcher: Dispatcher<RpcContext>;
   operatorKeys: Map<string, NetworkName>;
+  /** The network served at `/` (an empty key) with an operator's rights, for local tools (keyless.ts). */
+  keylessNetwork?: NetworkName;
   gateway: Gateway;
   contexts: Record<NetworkName, RpcContext>;
   /** --hosted: dashboard keys also lose test control, as on the hosted endpoint (rpc/access.ts). */
@@ -51,7 +58,7 @@ export interface RpcGateOptions {
 }
 
 export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSocket: WebSocketRoute } {
-  const { dispatcher, operatorKeys, gateway, contexts, hosted, maxBatch, logCalls, clients } = options;
+  const { dispatcher, operatorKeys, keylessNetwork, gateway, contexts, hosted, maxBatch, logCalls, clients } = options;
 
   /** The caller's address in rskj's form; undefined when clients are not tracked. */
   const clientOf = (remote: string | undefined): string | undefined => (clients === undefined ? undefined : clientAddressOf(remote));
@@ -64,8 +71,10 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     parsed === INVALID_JSON || (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > maxBatch));
 
   const accessOf = (key: string): Access => {
+    if (key === '' && keylessNetwork !== undefined) return { network: keylessNetwork, userId: undefined };
     const network = operatorKeys.get(key);
     if (network !== undefined) return { network, userId: undefined };
+    if (key === '') return { denied: NO_KEY_MESSAGE };
     const record = gateway.lookup(key);
     if (record === undefined) {
       return { denied: 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up or shown in the dashboard: POST /<API_KEY>' };

@@ -71,16 +71,17 @@ describe('Hardhat project against the hardhat profile', () => {
   });
 
   // One `it`: both runs share the project's artifacts/cache, so they must not overlap.
-  it('passes `npx hardhat test` with node-held accounts (devnode) and Hardhat-held keys (devnodeKeys)', async () => {
+  it('passes `npx hardhat test` with node-held accounts (devnode) and Hardhat-held keys at the keyless URL (devnodeKeys)', async () => {
     const remote = await hardhat(['test', '--network', 'devnode'], t.testnetUrl);
     expect(remote.code, remote.output).toBe(0);
-    expect(summary(remote.output), remote.output).toEqual({ passing: 10, pending: 0, failing: 0 });
+    expect(summary(remote.output), remote.output).toEqual({ passing: 11, pending: 0, failing: 0 });
 
-    // Same suite, Hardhat signing locally (eth_sendRawTransaction). The impersonation test skips
-    // itself there: Hardhat refuses to send from an address it holds no key for (HH103).
-    const local = await hardhat(['test', '--network', 'devnodeKeys'], t.testnetUrl);
+    // Same suite, Hardhat signing locally (eth_sendRawTransaction), at the URL without a key that
+    // the profile serves (as Hardhat's `localhost` network would reach it). The impersonation test
+    // skips itself there: Hardhat refuses to send from an address it holds no key for (HH103).
+    const local = await hardhat(['test', '--network', 'devnodeKeys'], `${t.baseUrl}/`);
     expect(local.code, local.output).toBe(0);
-    expect(summary(local.output), local.output).toEqual({ passing: 9, pending: 1, failing: 0 });
+    expect(summary(local.output), local.output).toEqual({ passing: 10, pending: 1, failing: 0 });
   }, 240_000);
 });
 

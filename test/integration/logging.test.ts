@@ -50,8 +50,8 @@ function cowWallet(url: string): Wallet {
 }
 
 /** Sends a call that fails on chain (gas given, so nothing is estimated) and returns its receipt. */
-async function failingTransaction(wallet: Wallet, contract: Contract, method: string, gasLimit: number): Promise<TransactionReceipt> {
-  const tx = await contract.getFunction(method).send({ gasLimit, type: 0 });
+async function failingTransaction(wallet: Wallet, contract: Contract, method: string, gasLimit: number, args: unknown[] = []): Promise<TransactionReceipt> {
+  const tx = await contract.getFunction(method).send(...args, { gasLimit, type: 0 });
   const receipt = await wallet.provider!.getTransactionReceipt(tx.hash);
   expect(receipt?.status).toBe(0);
   return receipt!;
@@ -63,7 +63,7 @@ async function blockLine(wallet: Wallet, receipt: TransactionReceipt): Promise<s
 }
 
 describe('info (the default level)', () => {
-  it('prints each mined block and its transaction: transfer, contract creation, revert reason, panic, out of gas', async () => {
+  it('prints each mined block and its transaction: transfer, contract creation, revert reason, panic, custom error, out of gas', async () => {
     const { t, lines } = await loggingNode('info');
     const wallet = cowWallet(t.testnetUrl);
     const cow = COW.address;
@@ -76,6 +76,8 @@ describe('info (the default level)', () => {
     const address = creation.contractAddress!.toLowerCase();
     const reason = await failingTransaction(wallet, reverter, 'revertWithReason', 100_000);
     const panic = await failingTransaction(wallet, reverter, 'assertFail', 100_000);
+    const custom = await failingTransaction(wallet, reverter, 'revertWithCustomError', 100_000, [7]);
+    const bad = reverter.interface.getError('Bad')!.selector;
     const outOfGas = await failingTransaction(wallet, reverter, 'outOfGas', 60_000);
 
     expect(transfer.gasUsed).toBe(21_000n);
@@ -88,6 +90,8 @@ describe('info (the default level)', () => {
       ['INFO', `testnet tx ${reason.hash}: from ${cow} to ${address}, gas used ${reason.gasUsed}, reverted: "nope: reason string"`],
       ['INFO', await blockLine(wallet, panic)],
       ['INFO', `testnet tx ${panic.hash}: from ${cow} to ${address}, gas used ${panic.gasUsed}, reverted: panic 0x01 (assert failed)`],
+      ['INFO', await blockLine(wallet, custom)],
+      ['INFO', `testnet tx ${custom.hash}: from ${cow} to ${address}, gas used ${custom.gasUsed}, reverted with error ${bad} (args 0x${'0'.repeat(63)}7)`],
       ['INFO', await blockLine(wallet, outOfGas)],
       ['INFO', `testnet tx ${outOfGas.hash}: from ${cow} to ${address}, gas used 60000, failed: out of gas`],
     ]);

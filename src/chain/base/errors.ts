@@ -41,3 +41,19 @@ export class ExecutionReverted extends Error {
     this.name = 'ExecutionReverted';
   }
 }
+
+/**
+ * A sent transaction was mined and failed, on a chain that answers the send with the failure
+ * (the Hardhat profile: HardhatNetwork answers eth_sendTransaction / eth_sendRawTransaction so
+ * under automine). The transaction stays mined; `returnData` is what a REVERT returned.
+ */
+export class SentTransactionFailed extends Error {
+  constructor(
+    readonly transactionHash: Uint8Array,
+    readonly vmError: string | undefined,
+    readonly returnData: Uint8Array,
+  ) {
+    super(`transaction failed: ${vmError ?? 'unknown error'}`);
+    this.name = 'SentTransactionFailed';
+  }
+}

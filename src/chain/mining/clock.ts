@@ -52,9 +52,14 @@ export class MinerClock {
     return explicit !== undefined || this.settings.nextTimestamp !== undefined || this.settings.timeOffset !== 0n;
   }
 
-  /** After a block at `timestamp` (mined at wall time `now`): the pending settings are used up. */
+  /**
+   * After a block at `timestamp` (mined at wall time `now`): the pending settings are used up. A
+   * block that travelled, or that was bumped to its parent + 1 past the clock (blocks mined faster
+   * than one a second), moves the clock offset to it, as Hardhat does: the clock then continues
+   * from the latest block, so evm_increaseTime(n) lands the next block at least n seconds after it.
+   */
   blockMined(timestamp: bigint, now: bigint, travelled: boolean): void {
-    if (travelled) this.settings.clockOffset = timestamp - now;
+    if (travelled || timestamp > this.clock(now)) this.settings.clockOffset = timestamp - now;
     this.clearPending();
   }
 

@@ -67,6 +67,18 @@ describe('Token on rsk-devnode', function () {
     await expect(reverter.increment()).not.to.be.reverted;
   });
 
+  // hardhat-ethers on the `localhost` network (and a network with a `gas` setting) sends a fixed gas
+  // limit: no eth_estimateGas fails first, so the send itself must answer with the revert.
+  it('decodes reverts of transactions sent with a fixed gas limit', async function () {
+    const { token, reverter, other } = await loadFixture(deployTokenFixture);
+    const gasLimit = 200_000n;
+    await expect(token.connect(other).transfer(other.address, 1n, { gasLimit })).to.be.revertedWith('insufficient balance');
+    await expect(reverter.revertWithCustomError(7n, { gasLimit }))
+      .to.be.revertedWithCustomError(reverter, 'Bad')
+      .withArgs(7n);
+    await expect(reverter.assertFail({ gasLimit })).to.be.revertedWithPanic(1);
+  });
+
   it('changes ether balances (fees excluded)', async function () {
     const { owner, other } = await loadFixture(deployTokenFixture);
     const value = ethers.parseEther('1.5');
