@@ -14,10 +14,7 @@ export function rskOpName(code: number, frame: Frame): string | null {
 
 /** ethereumjs reports every undefined opcode as 0xfe; the code that ran has the real byte. */
 export function actualByte(frame: Frame): number {
-  const code = frame.message.code;
-  const pc = frame.lastStep?.pc;
-  if (code instanceof Uint8Array && pc !== undefined && pc < code.length) return code[pc]!;
-  return 0xfe;
+  return frame.lastStep?.byte ?? 0xfe;
 }
 
 /** Yellow-paper names of the opcodes RSK defines (OpCode.java), by byte. */
