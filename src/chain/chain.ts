@@ -33,6 +33,8 @@ import { useFastRlp } from './rlp.js';
 import { SerialLock } from './serial-lock.js';
 import { ChainStore } from './store.js';
 import { TestControl } from './test-control.js';
+import type { TraceCallOptions } from './tracing/trace-call.js';
+import type { TracedTx } from './tracing/replay.js';
 import type { TxRecord } from './transaction.js';
 import { TxIntake } from './tx-intake.js';
 import { NodeWallet } from './wallet.js';
@@ -254,6 +256,12 @@ export class Chain {
   async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
     return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params);
+  }
+
+  /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */
+  async traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
+    const { traceCall } = await this.execution.runtime();
+    return traceCall(this.execution, this.chainHead.callRunner(target), target.header, params, options);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------

@@ -19,6 +19,7 @@ import type { BlockLookup } from './execution.js';
 import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from './native/registry.js';
 import { RSK_CUSTOM_OPCODES } from './opcodes.js';
 import { replayBlock } from './tracing/replay.js';
+import { traceCall } from './tracing/trace-call.js';
 
 const ZERO_HASH = new Uint8Array(32);
 
@@ -27,6 +28,7 @@ export class EvmRuntime {
   readonly runCall = runCall;
   readonly estimateGas = estimateGas;
   readonly replayBlock = replayBlock;
+  readonly traceCall = traceCall;
   /**
    * RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), JUMP/JUMPI with the time limit
    * (evm/deadline.ts) and a cheaper MSTORE (evm/mstore.ts), built once for the Common.
