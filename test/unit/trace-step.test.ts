@@ -99,6 +99,23 @@ describe('tracing copies only what the tracer captures', () => {
     expect(logs[4]!.stack).toEqual(['c8'.padStart(64, '0')]);
   });
 
+  it('without per-step storage the storage view is kept in place, and its size follows writes and clears', async () => {
+    // SSTORE 1 at slot 0, 2 at slot 1, 0 at slot 0, STOP.
+    const code = hexToBytes('0x60016000556002600155600060005500');
+    for (const storage of [false, true]) {
+      const evm = await evmWithCode();
+      await evm.stateManager.putCode(TARGET, code);
+      const recorder = new TxRecorder(evm, { memory: false, stack: false, storage });
+      recorder.attach();
+      await run(evm);
+      recorder.detach();
+      const word = (n: number) => n.toString(16).padStart(64, '0');
+      expect(recorder.topStorage!.current).toEqual({ [word(1)]: word(2) });
+      expect(recorder.topStorage!.size).toBe(1);
+      expect(recorder.structLogs!.map((log) => log.storage === undefined)).toEqual(new Array(10).fill(!storage));
+    }
+  });
+
   it('a step reads single stack items and memory ranges without copying the rest', async () => {
     const evm = await evmWithCode();
     const seen: Array<{ op: string; top: bigint | undefined; length: number; tail: Uint8Array }> = [];

@@ -320,16 +320,18 @@ export class TxRecorder {
     const pending = view.pending;
     if (pending !== undefined) {
       const value = pending.stored ?? top ?? 0n;
+      const known = pending.key in view.current;
       if (value !== 0n) {
         // Struct logs share the map they were made with, so a change makes a new one; without
         // per-step storage nothing shares it.
         if (options.storage) view.current = { ...view.current, [pending.key]: word(value) };
         else view.current[pending.key] = word(value);
-      } else {
+        if (!known) view.size++;
+      } else if (known) {
         // rskj removes from the map in place: earlier opcodes sharing the map lose the slot too.
         delete view.current[pending.key];
+        view.size--;
       }
-      view.size = Object.keys(view.current).length;
       view.pending = undefined;
     }
     if ((code === OP_SLOAD || code === OP_SSTORE) && top !== undefined) {
