@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { COW, COW1, startTestNode, type TestNode } from '../helpers/node.js';
+import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 
 const word = (n: number | bigint) => n.toString(16).padStart(64, '0');
 const byteHex = (n: number) => n.toString(16).padStart(2, '0');
@@ -190,5 +190,26 @@ describe('bad requests answer -32602 and change nothing', () => {
     const traced = await rpcErrorOf(traceCall({ to: reader }, '0x999999'));
     const called = await rpcErrorOf(provider.send('eth_call', [{ to: reader }, '0x999999']));
     expect(traced).toEqual(called);
+  });
+});
+
+describe('a long traced call', () => {
+  /** Init code that jumps back to its start forever. */
+  const LOOP = '0x5b600056';
+
+  it('answers -32011 after the time limit, and eth_calls meanwhile are not queued behind it', async () => {
+    const slow = await startTestNode({ limits: { executionTimeoutMs: 1500 } });
+    try {
+      let traceSettled = false;
+      const trace = rpc(slow.testnetUrl, 'debug_traceCall', [{ data: LOOP }, 'latest', { tracer: 'callTracer' }]).finally(() => {
+        traceSettled = true;
+      });
+      const { body } = await rpc(slow.testnetUrl, 'eth_call', [{ to: COW1.address, data: '0x' }, 'latest']);
+      expect(body.result).toBe('0x');
+      expect(traceSettled).toBe(false);
+      expect((await trace).body.error?.code).toBe(-32011);
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -5,11 +5,13 @@
  * the gas limit less the intrinsic gas, and gasUsed adds the intrinsic gas and takes off refunds,
  * so the trace has debug_traceTransaction's figures for the same transaction. As in eth_call (and
  * geth's traceCall), the sender's nonce and balance are not checked and it may be a contract.
+ * The trace runs on a runner of its own over the block's state view, so a long trace does not
+ * hold up the eth_calls queued on the head's runner.
  */
 import type { EVM } from '@ethereumjs/evm';
 import { Address } from '@ethereumjs/util';
 import { type CallParams, callOn, intrinsicGas } from '../call.js';
-import type { CallRunner } from '../call-runner.js';
+import { CallRunner } from '../call-runner.js';
 import { ChainError } from '../errors.js';
 import { startDeadline, withDeadline } from '../evm/deadline.js';
 import type { Execution } from '../execution.js';
@@ -33,6 +35,7 @@ const ZERO_ADDRESS = new Address(new Uint8Array(20));
 /** RSK has no EIP-3529: refunds are capped at half the gas used (rskj's TransactionExecutor). */
 const REFUND_QUOTIENT = 2n;
 
+/** Traces `params` on the state `runner` reads (the chain's runner for the block). */
 export async function traceCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, options: TraceCallOptions): Promise<TracedTx> {
   const cap = execution.callGasCap;
   const gasLimit = params.gas === undefined || params.gas > cap ? cap : params.gas;
@@ -57,7 +60,7 @@ export async function traceCall(execution: Execution, runner: CallRunner, header
   const blockHeader = options.blockOverrides === undefined ? header : overriddenHeader(header, options.blockOverrides);
   const deadline = startDeadline(execution.timeoutMs);
 
-  return runner.run((evm: EVM) =>
+  return new CallRunner(execution, runner.view).run((evm: EVM) =>
     withDeadline(evm, deadline, async () => {
       if (options.stateOverrides !== undefined) await applyStateOverrides(evm.stateManager, evm, options.stateOverrides);
       const recorder = new TxRecorder(evm, options.structLogs);
