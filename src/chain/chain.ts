@@ -37,6 +37,8 @@ import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
 import { NodeWallet } from './keys/wallet.js';
+import type { TraceCallOptions } from './tracing/trace-call.js';
+import type { TracedTx } from './tracing/replay.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -260,6 +262,13 @@ export class Chain {
   async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
     return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params);
+  }
+
+  /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */
+  async traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
+    // trace-call.ts runs on the EVM side: loaded with it, on the first traced call.
+    const { traceCall } = await import('./tracing/trace-call.js');
+    return traceCall(this.execution, this.chainHead.callRunner(target), target.header, params, options);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ const B = createAddressFromString('0x00000000000000000000000000000000000000bb');
 const token = new Interface(contracts.Token.abi);
 
 /**
- * The stock methods lean-evm.ts and lean-run.ts copy, as @ethereumjs/evm 10.1.3 has them. A change
+ * The stock methods lean-evm.ts, lean-run.ts and trace-step.ts copy, as @ethereumjs/evm 10.1.3 has them. A change
  * here means an @ethereumjs/evm update changed them: compare the new code with the copies, bring
  * the copies up to date, then record the new digests.
  */
@@ -32,6 +32,8 @@ const STOCK = [
   { file: 'interpreter.js', start: '    async runStep(opcodeObj) {', sha256: 'e5a1d4b38ef4a0ad' },
   { file: 'interpreter.js', start: '    _getValidJumpDestinations(code) {', sha256: '1d66d320b56fe3b6' },
   { file: 'interpreter.js', start: '    finish(returnData) {', sha256: 'cbcab748ccff5e8a' },
+  // evm/trace-step.ts gives the same step payload, read on demand.
+  { file: 'interpreter.js', start: '    async _runStepHook(dynamicFee, gasLeft, memorySize) {', sha256: '0e07c4f337db6951' },
   { file: 'evm.js', start: '    async runInterpreter(message, opts = {}) {', sha256: 'b7a1e567bc06af07' },
   { file: 'evm.js', start: '    async _executeCall(message) {', sha256: 'b291a821f6176252' },
   { file: 'evm.js', start: '    postMessageCleanup() {', sha256: '00ce72a33075a58b' },

@@ -21,15 +21,19 @@
  *   object, 12% of the eth_call profile on its own. Under our rules the gas limit it passes is the
  *   message's own, so the lean one passes the message itself; runInterpreter only reads it.
  *
+ * - Frames with `step` listeners (tracing) emit their steps through evm/trace-step.ts, which
+ *   copies memory and stack only when a listener reads them; the stock hook copied both per step.
+ *
  * Everything else is the stock methods of @ethereumjs/evm 10.1 (evm.ts `runInterpreter`,
  * `_executeCall`) for the rules our Common can activate (createRskCommon fixes them): no EOF, so no
  * INVALID_EOF_FORMAT; the EIPs of CALL_EIPS_LEFT_OUT, else the stock `_executeCall` runs.
- * The Interpreter class is not exported; it is taken from the first frame, which runs through the
- * stock method (its result carries the interpreter in `runState`).
+ * The Interpreter class is not exported; before the first frame, an empty frame run through the
+ * stock method (no opcode, so no step and no change) hands it over in its result's `runState`.
  */
-import { EVM, EVMError, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
+import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
 import { leanRun, leanRunAllowed } from './lean-run.js';
+import { lazyStepHook } from './trace-step.js';
 
 /**
  * Code bytes whose jump-destination analyses one EVM keeps, least recently used first out. An
@@ -59,7 +63,7 @@ const ZERO_BYTE = Uint8Array.from([0]);
 /** The Interpreter constructor (interpreter.ts), as declared by @ethereumjs/evm. */
 type InterpreterClass = new (evm: EVM, stateManager: EVM['stateManager'], blockchain: EVM['blockchain'], env: Env, gasLeft: bigint, journal: EVM['journal'], performanceLogs: unknown, profilerOpts: unknown) => Interpreter;
 
-/** Set from the first frame any LeanEVM runs; the class is the same for every EVM. */
+/** Learnt before the first frame any LeanEVM runs; the class is the same for every EVM. */
 let InterpreterCtor: InterpreterClass | undefined;
 
 export class LeanEVM extends EVM {
@@ -125,10 +129,11 @@ export class LeanEVM extends EVM {
   }
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
-    if (InterpreterCtor === undefined || this._block === undefined || this._tx === undefined) {
-      const result = await super.runInterpreter(message, opts);
-      InterpreterCtor ??= result.runState?.interpreter.constructor as typeof InterpreterCtor;
-      return result;
+    if (this._block === undefined || this._tx === undefined) return super.runInterpreter(message, opts);
+    if (InterpreterCtor === undefined) {
+      const probe = new Message({ to: message.to, caller: message.caller, gasLimit: 0n, code: EMPTY, depth: message.depth });
+      const result = await super.runInterpreter(probe);
+      InterpreterCtor = result.runState!.interpreter.constructor as InterpreterClass;
     }
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
     const env: Env = {
@@ -155,6 +160,7 @@ export class LeanEVM extends EVM {
     const interpreter = new InterpreterCtor(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler);
     this.analyse ??= interpreter._getValidJumpDestinations;
     interpreter._getValidJumpDestinations = this.cachedAnalysis(interpreter);
+    if (this.events.listenerCount('step') > 0) interpreter._runStepHook = lazyStepHook;
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
     const code = message.code as Uint8Array;

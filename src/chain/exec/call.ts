@@ -51,7 +51,8 @@ function execute(execution: ExecutionContext, runner: CallRunner, header: RskHea
   return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
 
-function callOn(evm: EVM, execution: ExecutionContext, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
+/** One call on `evm` in the block environment of `header` (the frame gets `gasLimit`). */
+export function callOn(evm: EVM, execution: ExecutionContext, header: RskHeader, params: CallParams, gasLimit: bigint): Promise<EVMResult> {
   const caller = params.from ?? ZERO;
   return evm.runCall({
     caller,
@@ -80,7 +81,8 @@ export async function runCall(execution: ExecutionContext, runner: CallRunner, h
   };
 }
 
-function intrinsicGas(execution: ExecutionContext, params: CallParams): bigint {
+/** The gas a transaction with these fields pays before its code runs. */
+export function intrinsicGas(execution: ExecutionContext, params: CallParams): bigint {
   const tx = createLegacyTx({ to: params.to, data: params.data ?? new Uint8Array(0) }, rskTxOptions(execution.common));
   return tx.getIntrinsicGas();
 }

@@ -2,8 +2,7 @@
 
 /** What these functions read of a recorder frame (recorder.ts's Frame has these fields). */
 interface FrameAt {
-  message: { code?: unknown };
-  lastStep?: { pc: number };
+  lastStep?: { byte: number };
 }
 
 const RSK_NAME_OVERRIDES: Record<number, string> = { 0x20: 'SHA3', 0xff: 'SUICIDE', 0xa8: 'DUPN', 0xa9: 'SWAPN', 0xaa: 'TXINDEX', 0xfc: 'HEADER' };
@@ -19,10 +18,7 @@ export function rskOpName(code: number, frame: FrameAt): string | null {
 
 /** ethereumjs reports every undefined opcode as 0xfe; the code that ran has the real byte. */
 export function actualByte(frame: FrameAt): number {
-  const code = frame.message.code;
-  const pc = frame.lastStep?.pc;
-  if (code instanceof Uint8Array && pc !== undefined && pc < code.length) return code[pc]!;
-  return 0xfe;
+  return frame.lastStep?.byte ?? 0xfe;
 }
 
 /** Yellow-paper names of the opcodes RSK defines (OpCode.java), by byte. */

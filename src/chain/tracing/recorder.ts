@@ -5,9 +5,15 @@
  * The three output formats (struct-log.ts, call-tracer.ts, parity.ts) read this record.
  *
  * Written by hand: ethereumjs ships no tracer, and rskj's shapes are not geth's.
+ *
+ * Steps come from LeanEVM's step hook (evm/trace-step.ts): this recorder reads memory and the
+ * whole stack only for the struct-log fields it was asked for, and otherwise a few stack items and
+ * a LOG's data range. What it keeps it copies: call data, CREATE init code and precompile output
+ * can be views into a caller's memory, which later opcodes overwrite.
  */
 import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { EVM } from '@ethereumjs/evm';
+import type { TraceStep } from '../evm/trace-step.js';
 import { rskOpName } from './opcode-names.js';
 
 export type CallKind = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
@@ -33,6 +39,8 @@ export interface SelfDestructRecord {
 /** What a frame's last executed opcode looked like (for rskj's exception messages). */
 export interface LastStep {
   opcode: number;
+  /** The code byte at pc (ethereumjs reports every undefined opcode as 0xfe). */
+  byte: number;
   pc: number;
   gasLeft: bigint;
   fee: bigint;
@@ -66,8 +74,8 @@ export interface Frame {
    * gas must not make the tracer allocate 4 GiB).
    */
   unreadLog: { log: TraceLog; offset: number; size: number } | undefined;
-  /** The ethereumjs message, kept to read the code that ran (invalid-opcode messages). */
-  message: Message;
+  /** The code that runs: read during the frame only (a CREATE's is a view into its creator's memory). */
+  code: Uint8Array;
 }
 
 export interface StructLog {
@@ -155,12 +163,13 @@ export class TxRecorder {
   private callOp: number | undefined;
   private logSeq = 0;
 
-  /** The previous step's memory and its words: shared while memory does not change. */
+  /** A copy of the memory last turned into words, and those words: shared while memory does not change. */
   private lastMemory: { bytes: Uint8Array; words: string[] } | undefined;
   /** Stack words by value: the same few values (0, offsets, selectors, addresses) recur. */
   private readonly words = new Map<bigint, string>();
 
-  private readonly onStep = (step: InterpreterStep) => this.step(step);
+  /** LeanEVM emits TraceSteps (see the file comment). */
+  private readonly onStep = (step: InterpreterStep) => this.step(step as TraceStep);
   private readonly onBefore = (message: Message) => this.before(message);
   private readonly onAfter = (result: EVMResult) => this.after(result);
 
@@ -199,7 +208,7 @@ export class TxRecorder {
       codeAddress: isCreate ? undefined : message.codeAddress.bytes,
       value: message.value,
       gas: message.gasLimit,
-      input: message.data,
+      input: message.data.slice(),
       isPrecompile: !isCreate && this.evm.getPrecompile(message.codeAddress) !== undefined,
       steps: 0,
       lastStep: undefined,
@@ -209,7 +218,7 @@ export class TxRecorder {
       children: [],
       logs: [],
       unreadLog: undefined,
-      message,
+      code: message.code instanceof Uint8Array ? message.code : EMPTY,
     };
     const parent = this.frames[this.frames.length - 1];
     if (parent === undefined) this.root = frame;
@@ -234,7 +243,8 @@ export class TxRecorder {
     const view = this.structLogs !== undefined ? this.views.pop() : undefined;
     if (frame === undefined) return;
     const exec = result.execResult;
-    frame.output = exec.returnValue;
+    frame.output = exec.returnValue.slice();
+    frame.code = EMPTY;
     frame.gasUsed = exec.executionGasUsed;
     frame.error = exec.exceptionError?.error;
     if (frame.unreadLog !== undefined) {
@@ -253,11 +263,12 @@ export class TxRecorder {
     }
   }
 
-  private memoryWords(memory: Uint8Array): string[] {
+  private memoryWords(step: TraceStep): string[] {
+    const memory = step.memoryView();
     const last = this.lastMemory;
     if (last !== undefined && last.bytes.length === memory.length && Buffer.compare(last.bytes, memory) === 0) return last.words;
     const words = memoryWords(memory);
-    this.lastMemory = { bytes: memory, words };
+    this.lastMemory = { bytes: memory.slice(), words };
     return words;
   }
 
@@ -271,28 +282,29 @@ export class TxRecorder {
     return w;
   }
 
-  private step(step: InterpreterStep): void {
+  private step(step: TraceStep): void {
     const frame = this.frames[this.frames.length - 1];
     if (frame === undefined) return;
     const code = step.opcode.code;
-    const stack = step.stack;
-    const top = stack[stack.length - 1];
+    const stackLength = step.stackLength;
+    const top = step.stackItem(0);
     if (frame.unreadLog !== undefined) {
       // The frame went on, so its LOG ran and its memory covers the range.
       const { log, offset, size } = frame.unreadLog;
-      log.data = readMemory(step.memory, offset, size);
+      log.data = step.readMemory(offset, size);
       frame.unreadLog = undefined;
     }
     frame.steps++;
     const fee = step.opcode.dynamicFee ?? BigInt(step.opcode.fee);
-    frame.lastStep = { opcode: code, pc: step.pc, gasLeft: step.gasLeft, fee, stackLength: stack.length, stackTop: top };
+    const byte = frame.code[step.pc] ?? code;
+    frame.lastStep = { opcode: code, byte, pc: step.pc, gasLeft: step.gasLeft, fee, stackLength, stackTop: top };
     this.callOp = CALL_KIND_BY_OP[code] !== undefined ? code : undefined;
 
-    if (code >= OP_LOG0 && code <= OP_LOG4 && stack.length >= 2 + (code - OP_LOG0)) {
-      const offset = Number(stack[stack.length - 1]!);
-      const size = Number(stack[stack.length - 2]!);
+    if (code >= OP_LOG0 && code <= OP_LOG4 && stackLength >= 2 + (code - OP_LOG0)) {
+      const offset = Number(top!);
+      const size = Number(step.stackItem(1)!);
       const topics: Uint8Array[] = [];
-      for (let i = 0; i < code - OP_LOG0; i++) topics.push(wordBytes(stack[stack.length - 3 - i]!));
+      for (let i = 0; i < code - OP_LOG0; i++) topics.push(wordBytes(step.stackItem(2 + i)!));
       const log = { address: step.address.bytes, topics, data: EMPTY, position: frame.children.length, seq: this.logSeq++ };
       frame.logs.push(log);
       frame.unreadLog = { log, offset, size };
@@ -303,27 +315,32 @@ export class TxRecorder {
     const logs = this.structLogs;
     if (logs === undefined) return;
     const view = this.views[this.views.length - 1]!;
+    const options = this.structLogOptions!;
     // rskj's DetailedProgramTrace.addOp: the slot touched by the previous opcode is read now.
     const pending = view.pending;
     if (pending !== undefined) {
       const value = pending.stored ?? top ?? 0n;
+      const known = pending.key in view.current;
       if (value !== 0n) {
-        view.current = { ...view.current, [pending.key]: word(value) };
-      } else {
+        // Struct logs share the map they were made with, so a change makes a new one; without
+        // per-step storage nothing shares it.
+        if (options.storage) view.current = { ...view.current, [pending.key]: word(value) };
+        else view.current[pending.key] = word(value);
+        if (!known) view.size++;
+      } else if (known) {
         // rskj removes from the map in place: earlier opcodes sharing the map lose the slot too.
         delete view.current[pending.key];
+        view.size--;
       }
-      view.size = Object.keys(view.current).length;
       view.pending = undefined;
     }
     if ((code === OP_SLOAD || code === OP_SSTORE) && top !== undefined) {
-      view.pending = { key: word(top), stored: code === OP_SSTORE ? (stack[stack.length - 2] ?? 0n) : undefined };
+      view.pending = { key: word(top), stored: code === OP_SSTORE ? (step.stackItem(1) ?? 0n) : undefined };
     }
-    const options = this.structLogOptions!;
     const budget = options.budget;
     if (budget !== undefined) {
       if (budget.exhausted) return;
-      const words = (options.memory ? step.memory.length / 32 : 0) + (options.stack ? stack.length : 0) + (options.storage ? 2 * view.size : 0);
+      const words = (options.memory ? Number(step.memoryWordCount) : 0) + (options.stack ? stackLength : 0) + (options.storage ? 2 * view.size : 0);
       budget.bytesLeft -= STRUCT_LOG_ENTRY_BYTES + STRUCT_LOG_WORD_BYTES * words;
       if (budget.bytesLeft < 0) {
         budget.exhausted = true;
@@ -332,8 +349,8 @@ export class TxRecorder {
     }
     // Built in rskj's field order: op, depth, pc, gas, gasCost, memory, stack, storage.
     const entry = { op: rskOpName(code, frame), depth: step.depth, pc: step.pc, gas: Number(step.gasLeft), gasCost: Number(fee) } as StructLog;
-    if (options.memory) entry.memory = this.memoryWords(step.memory);
-    if (options.stack) entry.stack = stack.map((v) => this.word(v));
+    if (options.memory) entry.memory = this.memoryWords(step);
+    if (options.stack) entry.stack = step.stack.map((v) => this.word(v));
     if (options.storage) entry.storage = view.current;
     view.lastLog = logs.length;
     logs.push(entry);
@@ -347,13 +364,6 @@ function wordBytes(v: bigint): Uint8Array {
     out[i] = Number(x & 0xffn);
     x >>= 8n;
   }
-  return out;
-}
-
-/** Memory bytes [offset, offset+size), zero beyond what the step's snapshot holds. */
-function readMemory(memory: Uint8Array, offset: number, size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  if (offset < memory.length) out.set(memory.subarray(offset, Math.min(memory.length, offset + size)));
   return out;
 }
 

@@ -1,7 +1,8 @@
 /**
  * debug_* (reference 10.5): rskj's struct-log tracer ("rskTracer", the default) and callTracer
  * (geth's shape) over re-executed blocks, and debug_wireProtocolQueueSize. Unknown transactions
- * and blocks answer null.
+ * and blocks answer null. debug_traceCall (geth's; rskj has none) traces a call with the same
+ * tracers and options, plus geth's stateOverrides and blockOverrides.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import {
@@ -15,11 +16,14 @@ import {
   blockTarget,
   pendingTarget,
   trace,
+  type TraceCallOptions,
 } from '../../chain/index.js';
 import { type RpcContext, method } from '../context.js';
 import { ErrorCode, InvalidParams, RpcError } from '../errors.js';
-import { blockSelector, hash32, makeDecoder, params } from '../params.js';
-import { resolveBlock } from '../resolve.js';
+import { blockOverrides, stateOverrides } from '../overrides.js';
+import { ParamError, blockSelector, callRequest, field, hash32, makeDecoder, params } from '../params.js';
+import { resolveBlock, stateTarget } from '../resolve.js';
+import type { BlockSelector } from '../types.js';
 
 type TracerType = 'rskTracer' | 'callTracer';
 
@@ -78,6 +82,24 @@ export function parseTraceOptions(raw: unknown): DebugTraceOptions {
 }
 
 const traceOptions = makeDecoder('options', (v) => parseTraceOptions(v)).orDefault(parseTraceOptions(undefined));
+
+type TraceCallConfig = DebugTraceOptions & Pick<TraceCallOptions, 'stateOverrides' | 'blockOverrides'>;
+
+/** geth's TraceCallConfig: the trace options, with stateOverrides and blockOverrides beside them. */
+const traceCallOptions = makeDecoder('options', (v): TraceCallConfig => {
+  const config: TraceCallConfig = parseTraceOptions(v);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    if (v !== undefined && v !== null) throw new ParamError(`expected an options object, got ${Array.isArray(v) ? 'array' : typeof v}`);
+    return config;
+  }
+  const o = v as Record<string, unknown>;
+  const state = field(o, 'stateOverrides', stateOverrides);
+  if (state !== undefined) config.stateOverrides = state;
+  const block = field(o, 'blockOverrides', blockOverrides);
+  if (block !== undefined) config.blockOverrides = block;
+  return config;
+}).orDefault(parseTraceOptions(undefined));
+const LATEST: BlockSelector = { tag: 'latest' };
 const txHash = hash32.as('transactionHash');
 const blockHash = hash32.as('blockHash');
 
@@ -86,13 +108,17 @@ async function traceWith(ctx: RpcContext, target: TraceTarget, options: DebugTra
   const budget = new StructLogBudget();
   const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
   const traced = await trace(ctx.chain, target, { record, structLogs });
+  refuseOverBudget(budget);
+  return traced;
+}
+
+function refuseOverBudget(budget: StructLogBudget): void {
   if (budget.exhausted) {
     throw new RpcError(
       ErrorCode.ResourceLimit,
       `the struct-log trace would exceed ${MAX_STRUCT_LOG_BYTES / 1024 / 1024} MiB: trace with disableMemory, disableStack or disableStorage, or with { "tracer": "callTracer" }`,
     );
   }
-  return traced;
 }
 
 function format(traced: TracedTx, options: DebugTraceOptions): unknown {
@@ -119,6 +145,19 @@ export const debugMethods = [
       if (target === undefined) return null;
       const [traced] = await traceWith(ctx, target, options, (i) => i === found.index);
       return traced === undefined ? null : format(traced, options);
+    },
+  ),
+  method(
+    'debug_traceCall',
+    "Traces a call (eth_call's call object) at a block (default latest), with geth's stateOverrides and blockOverrides: rskTracer or callTracer.",
+    params([callRequest, blockSelector.orDefault(LATEST), traceCallOptions]),
+    async (ctx, [request, block, options]) => {
+      const target = await stateTarget(ctx.chain, block);
+      const budget = new StructLogBudget();
+      const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
+      const traced = await ctx.chain.traceCall(request, target, { structLogs, stateOverrides: options.stateOverrides, blockOverrides: options.blockOverrides });
+      refuseOverBudget(budget);
+      return format(traced, options);
     },
   ),
   method(
