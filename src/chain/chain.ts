@@ -281,6 +281,10 @@ export class Chain {
     this.intake.stopImpersonating(address);
   }
 
+  isImpersonated(address: Address): boolean {
+    return this.intake.isImpersonated(address);
+  }
+
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   mine(timestamp?: bigint): Promise<RskBlock> {
     return this.producer.mine(timestamp);

@@ -103,6 +103,10 @@ export class TxIntake {
     this.impersonated.delete(address.toString());
   }
 
+  isImpersonated(address: Address): boolean {
+    return this.impersonated.has(address.toString());
+  }
+
   /** Validates and pools a transaction; the caller holds the lock. */
   private async admitLocked(tx: LegacyTx, raw: Uint8Array): Promise<PoolTx> {
     const { head, pool, events } = this.parts;

@@ -7,7 +7,7 @@ import { MethodNotFound } from './errors.js';
 import type { MethodSpec } from './types.js';
 
 /** Methods that sign with a key held by the node. */
-const SIGNING = new Set(['eth_sendTransaction', 'eth_sign', 'personal_sign']);
+const SIGNING = new Set(['eth_sendTransaction', 'eth_sign', 'personal_sign', 'eth_signTypedData', 'eth_signTypedData_v3', 'eth_signTypedData_v4']);
 /** Test-control prefixes: they rewrite the chain for everyone on it. */
 const OPERATOR_PREFIXES = ['evm_', 'hardhat_', 'anvil_', 'sco_'];
 

@@ -4,6 +4,7 @@ import type { RpcContext } from '../context.js';
 import { withHostedAccess } from '../access.js';
 import { ethBlockMethods } from './eth-blocks.js';
 import { ethNodeMethods } from './eth-node.js';
+import { signingMethods } from './signing.js';
 import { ethStateMethods } from './eth-state.js';
 import { ethProofMethods } from './eth-proof.js';
 import { ethTransactionMethods } from './eth-transactions.js';
@@ -27,6 +28,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
   ...netMethods,
   ...ethNodeMethods,
+  ...signingMethods,
   ...ethStateMethods,
   ...ethProofMethods,
   ...ethBlockMethods,
