@@ -2,10 +2,15 @@
  * Transactions sent as an impersonated account (hardhat_/anvil_impersonateAccount): no key signs
  * them, so they carry a placeholder signature (unique per sender and nonce, so hashes differ) and
  * report the impersonated sender, as Hardhat does.
+ *
+ * An impersonated account may have code (OpenZeppelin's tests impersonate an AccessManager or a
+ * ProxyAdmin). ethereumjs' runTx refuses every sender with code (EIP-3607); Hardhat and anvil let
+ * impersonated senders through, and so does runTxAs below. Signed transactions keep EIP-3607.
  */
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
-import { type Address, bytesToBigInt } from '@ethereumjs/util';
+import { type Account, type Address, KECCAK256_NULL, bytesToBigInt } from '@ethereumjs/util';
+import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
 import { rskTxOptions } from './common.js';
 
 export interface UnsignedFields {
@@ -19,9 +24,56 @@ export interface UnsignedFields {
 
 export function impersonatedTransaction(fields: UnsignedFields, sender: Address, common: Common): LegacyTx {
   const tx = createLegacyTx(
-    { ...fields, v: common.chainId() * 2n + 35n, r: bytesToBigInt(sender.bytes) + 1n, s: fields.nonce + 1n },
+    { ...fields, v: common.chainId() * 2n + 35n, r: placeholderR(sender), s: fields.nonce + 1n },
     { ...rskTxOptions(common), freeze: false },
   );
   tx.getSenderAddress = () => sender;
   return tx;
+}
+
+function placeholderR(sender: Address): bigint {
+  return bytesToBigInt(sender.bytes) + 1n;
+}
+
+/**
+ * Whether `tx` from `sender` carries the placeholder signature above. A real signature cannot: its
+ * r would have to be the address it recovers to plus one. Works on transactions rebuilt from
+ * their bytes (a snapshot's pool, a traced block), which lose any mark an object could carry.
+ */
+export function isImpersonatedTransaction(tx: LegacyTx, sender: Address): boolean {
+  return tx.r === placeholderR(sender) && tx.s === tx.nonce + 1n;
+}
+
+/**
+ * runTx, letting an impersonated sender with code send. runTx reads the sender's account once,
+ * checks its code hash (EIP-3607), then charges and bumps that same object: the account it gets
+ * answers the empty code hash to that first read only, so the check passes and what runTx writes
+ * back keeps the real code.
+ */
+export async function runTxAs(vm: VM, opts: RunTxOpts & { tx: LegacyTx }, sender: Address): Promise<RunTxResult> {
+  if (!isImpersonatedTransaction(opts.tx, sender)) return runTx(vm, opts);
+  const state = vm.stateManager as { getAccount: VM['stateManager']['getAccount'] };
+  const getAccount = state.getAccount;
+  const hadOwn = Object.hasOwn(state, 'getAccount');
+  const restore = () => (hadOwn ? (state.getAccount = getAccount) : delete (state as { getAccount?: unknown }).getAccount);
+  state.getAccount = async (address: Address): Promise<Account | undefined> => {
+    const account = await getAccount.call(state, address);
+    if (!address.equals(sender)) return account;
+    restore();
+    if (account?.isContract()) {
+      Object.defineProperty(account, 'codeHash', {
+        configurable: true,
+        get() {
+          delete (account as { codeHash?: Uint8Array }).codeHash; // the prototype's accessor answers from now on
+          return KECCAK256_NULL;
+        },
+      });
+    }
+    return account;
+  };
+  try {
+    return await runTx(vm, opts);
+  } finally {
+    restore();
+  }
 }

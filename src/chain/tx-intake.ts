@@ -50,12 +50,6 @@ export class TxIntake {
     const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
     const entry = await this.submit(async () => {
-      if (impersonated && (await head.stateReader(head.stateRoot).getCode(request.from)).length > 0) {
-        throw new ChainError(
-          'invalidArgument',
-          `${request.from.toString()} has code: this node cannot send as a contract account (the EVM refuses senders with code, EIP-3607)`,
-        );
-      }
       const fields = {
         nonce: request.nonce ?? (await this.pendingNonce(request.from)),
         // The next block's minimum, which may be above the latest block's while it rises to a target.

@@ -10,9 +10,9 @@
 import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
-import { runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import { rskTxOptions } from '../common.js';
+import { runTxAs } from '../impersonation.js';
 import type { Execution } from '../execution.js';
 import type { RskHeader } from '../header.js';
 import { Lru } from '../lru.js';
@@ -81,13 +81,9 @@ export async function replayBlock(
     recorder?.attach();
     let result;
     try {
+      const tx = legacyTx(execution, record);
       result = await withDeadline(evm, deadline, () =>
-        runTx(vm, {
-          tx: legacyTx(execution, record),
-          block: execution.headerBlock(header, gasUsed, false),
-          blockGasUsed: gasUsed,
-          skipHardForkValidation: true,
-        }),
+        runTxAs(vm, { tx, block: execution.headerBlock(header, gasUsed, false), blockGasUsed: gasUsed, skipHardForkValidation: true }, tx.getSenderAddress()),
       );
     } finally {
       recorder?.detach();
