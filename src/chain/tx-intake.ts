@@ -23,6 +23,8 @@ import { type NodeWallet, lockedHint } from './wallet.js';
 export class TxIntake {
   /** Whether a pooled transaction is mined at once (evm_setAutomine). */
   automine = true;
+  /** anvil_autoImpersonateAccount: eth_sendTransaction sends as any address the node holds no key for. */
+  autoImpersonate = false;
   private readonly impersonated = new Set<string>();
   private readonly batch: AutomineBatch;
 
@@ -45,8 +47,8 @@ export class TxIntake {
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
   async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
-    const { head, common } = this.parts;
-    const impersonated = signer === undefined && this.impersonated.has(request.from.toString());
+    const { common } = this.parts;
+    const impersonated = signer === undefined && this.isImpersonated(request.from);
     const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
     const entry = await this.submit(async () => {
@@ -59,7 +61,7 @@ export class TxIntake {
         value: request.value ?? 0n,
         data: request.data ?? new Uint8Array(0),
       };
-      checkSendFields(fields, head.block.header.gasLimit);
+      checkSendFields(fields, this.admissionGasLimit());
       let tx: LegacyTx;
       try {
         tx = key === undefined ? impersonatedTransaction(fields, request.from, common) : createLegacyTx(fields, rskTxOptions(common)).sign(key.privateKey);
@@ -97,8 +99,20 @@ export class TxIntake {
     this.impersonated.delete(address.toString());
   }
 
+  /** Impersonated by name, or by anvil_autoImpersonateAccount when the node holds no key for it. */
   isImpersonated(address: Address): boolean {
-    return this.impersonated.has(address.toString());
+    const account = address.toString();
+    return this.impersonated.has(account) || (this.autoImpersonate && this.wallet.signingKey(account) === undefined);
+  }
+
+  /**
+   * rskj checks a transaction's gas limit against the best block's; after evm_setBlockGasLimit
+   * lowered it, the next block's is smaller, and a transaction it cannot hold is refused too.
+   */
+  private admissionGasLimit(): bigint {
+    const latest = this.parts.head.block.header.gasLimit;
+    const next = this.producer.nextGasLimit();
+    return next < latest ? next : latest;
   }
 
   /** Validates and pools a transaction; the caller holds the lock. */
@@ -107,7 +121,7 @@ export class TxIntake {
     const sender = tx.getSenderAddress();
     const account = await head.stateReader(head.stateRoot).getAccount(sender);
     validatePoolTransaction(tx, raw, sender.toString(), pool, {
-      blockGasLimit: head.block.header.gasLimit,
+      blockGasLimit: this.admissionGasLimit(),
       minimumGasPrice: head.block.header.minimumGasPrice,
       account: account && { nonce: account.nonce, balance: account.balance },
     });

@@ -1,5 +1,5 @@
 /** eth_ methods about the node and network rather than chain data. */
-import { MINER_ACCOUNT } from '../../chain/accounts.js';
+import { bytesToHex } from '@ethereumjs/util';
 import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { noParams } from '../params.js';
@@ -28,9 +28,9 @@ export const ethNodeMethods = [
   ),
   method(
     'eth_coinbase',
-    "The miner's address (rskj's regtest miner account).",
+    "The miner's address: rskj's regtest miner account, or the one hardhat_/anvil_setCoinbase set.",
     noParams,
-    () => MINER_ACCOUNT.address,
+    (ctx) => bytesToHex(ctx.chain.coinbase),
   ),
   method(
     'eth_mining',

@@ -12,6 +12,7 @@ import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
 import { testControlMethods } from './evm.js';
+import { nodeInfoMethods } from './node-info.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
@@ -35,6 +36,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...ethTransactionMethods,
   ...rskMethods,
   ...testControlMethods,
+  ...nodeInfoMethods,
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,
