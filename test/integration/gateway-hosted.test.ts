@@ -95,7 +95,7 @@ describe('--hosted: dashboard keys behave like the hosted endpoint', () => {
       const { error } = await refusal(userUrl, method, []);
       expect(error, method).toEqual({ code: -32601, message: `${method} is not available on the hosted endpoint: it is no Hardhat or anvil development node` });
     }
-    expect((await result(t.testnetUrl, 'hardhat_metadata')).chainId).toBe(31);
+    expect((await result(t.testnetUrl, 'anvil_metadata')).chainId).toBe(31);
   });
 
   it('evm_snapshot, evm_mine, hardhat_setBalance and the other test-control methods are refused: the chain is shared', async () => {

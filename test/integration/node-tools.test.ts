@@ -96,7 +96,7 @@ describe('anvil_autoImpersonateAccount and anvil_deal', () => {
 
 describe('hardhat_metadata, anvil_metadata, anvil_nodeInfo', () => {
   it("answer in Hardhat's and anvil's shapes; instanceId changes on reset; anvil_metadata lists snapshots", async () => {
-    const t = await start();
+    const t = await start({ profile: 'hardhat' });
     const url = t.testnetUrl;
     await call(url, 'evm_mine');
     const head = await latest(url);
@@ -131,5 +131,13 @@ describe('hardhat_metadata, anvil_metadata, anvil_nodeInfo', () => {
     expect(after.instanceId).not.toBe(hardhat.instanceId);
     expect(after.latestBlockNumber).toBe(0);
     expect((await call(url, 'anvil_metadata')).snapshots).toEqual({});
+  });
+
+  it('hardhat_metadata is -32601 without --profile hardhat (hardhat-ethers would give localhost transactions a 16,777,216 gas limit)', async () => {
+    const t = await start();
+    const refused = await rpcError(t.testnetUrl, 'hardhat_metadata', []);
+    expect(refused.code).toBe(-32601);
+    expect(refused.message).toContain('hardhat_metadata is answered with --profile hardhat only');
+    expect((await call(t.testnetUrl, 'anvil_metadata')).chainId).toBe(31);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { method, type RpcContext } from '../context.js';
+import { MethodNotFound } from '../errors.js';
 import { quantity } from '../format.js';
 import { noParams } from '../params.js';
 
@@ -18,6 +19,14 @@ import { noParams } from '../params.js';
 const ANVIL_HARDFORK = 'cancun';
 /** anvil_nodeInfo's transactionOrder: blocks take the highest gas price first (rskj, mempool.ts). */
 const TRANSACTION_ORDER = 'fees';
+
+/**
+ * Why hardhat_metadata answers only with --profile hardhat: hardhat-ethers (signers.js) gives
+ * every transaction on a network named "localhost" a 16,777,216 gas limit (its
+ * FUSAKA_TRANSACTION_GAS_LIMIT) when the node answers it, and RSK's block gas limit is below that.
+ */
+const NOT_HARDHAT =
+  'hardhat_metadata is answered with --profile hardhat only: on a node that answers it, hardhat-ethers gives every transaction of a network named "localhost" a 16,777,216 gas limit, above RSK\'s block gas limit';
 
 /** hardhat_metadata: no forkedNetwork, since the node never forks (Hardhat omits it then). */
 function hardhatMetadata(ctx: RpcContext) {
@@ -32,7 +41,15 @@ function hardhatMetadata(ctx: RpcContext) {
 }
 
 export const nodeInfoMethods = [
-  method('hardhat_metadata', "Hardhat's node metadata: clientVersion, chainId, instanceId (new at start and on reset), latest block.", noParams, hardhatMetadata),
+  method(
+    'hardhat_metadata',
+    "Hardhat's node metadata (with --profile hardhat only): clientVersion, chainId, instanceId (new at start and on reset), latest block.",
+    noParams,
+    (ctx) => {
+      if (ctx.options.hardhatProfile !== true) throw new MethodNotFound('hardhat_metadata', NOT_HARDHAT);
+      return hardhatMetadata(ctx);
+    },
+  ),
   method(
     'anvil_metadata',
     "anvil's node metadata: hardhat_metadata's fields, forkedNetwork null, and the live snapshots as { id: [blockNumber, blockHash] }.",
