@@ -141,3 +141,21 @@ describe('hardhat_metadata, anvil_metadata, anvil_nodeInfo', () => {
     expect((await call(t.testnetUrl, 'anvil_metadata')).chainId).toBe(31);
   });
 });
+
+describe("anvil's aliases", () => {
+  it('answer as the methods they name (anvil_snapshot/revert, anvil_setBlockGasLimit, evm_setAccountNonce, ...)', async () => {
+    const t = await start();
+    const url = t.testnetUrl;
+    expect(await call(url, 'anvil_snapshot')).toBe('0x1');
+    await call(url, 'evm_mine');
+    expect(await call(url, 'anvil_revert', ['0x1'])).toBe(true);
+    expect(await call(url, 'eth_blockNumber')).toBe('0x0');
+    expect(await call(url, 'anvil_setBlockGasLimit', ['0x1c9c380'])).toBe(true);
+    expect(await call(url, 'evm_setAccountNonce', [STRANGER, '0x5'])).toBe(true);
+    expect(await call(url, 'eth_getTransactionCount', [STRANGER, 'latest'])).toBe('0x5');
+    expect(await call(url, 'hardhat_autoImpersonateAccount', [false])).toBe(true);
+    expect(await call(url, 'anvil_setAutomine', [true])).toBe(true);
+    expect(await call(url, 'anvil_increaseTime', [60])).toBe('0x3c');
+    expect(await rpcError(url, 'anvil_setNextBlockTimestamp', ['soon'])).toMatchObject({ code: -32602 });
+  });
+});

@@ -191,4 +191,22 @@ const anvilMethods = [
   }),
 ];
 
-export const testControlMethods: MethodSpec<RpcContext>[] = [...evmMethods, ...stateHelpers('hardhat'), ...stateHelpers('anvil'), ...anvilMethods];
+/** anvil's other names for methods above (its EthRequest serde aliases), answered the same way. */
+const ALIASES: Record<string, string> = {
+  anvil_snapshot: 'evm_snapshot',
+  anvil_revert: 'evm_revert',
+  anvil_increaseTime: 'evm_increaseTime',
+  anvil_setNextBlockTimestamp: 'evm_setNextBlockTimestamp',
+  anvil_setAutomine: 'evm_setAutomine',
+  anvil_setBlockGasLimit: 'evm_setBlockGasLimit',
+  hardhat_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
+  evm_setAccountNonce: 'anvil_setNonce',
+};
+
+const named: MethodSpec<RpcContext>[] = [...evmMethods, ...stateHelpers('hardhat'), ...stateHelpers('anvil'), ...anvilMethods];
+const aliases = Object.entries(ALIASES).map(([alias, name]) => {
+  const spec = named.find((m) => m.name === name)!;
+  return { ...spec, name: alias, doc: `${name} under anvil's name: ${spec.doc}` };
+});
+
+export const testControlMethods: MethodSpec<RpcContext>[] = [...named, ...aliases];
