@@ -98,12 +98,23 @@ function hashStruct(typeName: string, value: unknown, types: Types): Uint8Array 
 /** typeHash ‖ each field's 32-byte encoding. */
 function encodeData(typeName: string, value: unknown, types: Types): Uint8Array {
   if (!isObject(value)) throw new TypedDataError(`a ${typeName} value must be an object`);
-  const words = [keccak256(utf8ToBytes(encodeType(typeName, types)))];
+  const words = [typeHash(typeName, types)];
   for (const field of types.get(typeName)!) {
     if (!Object.hasOwn(value, field.name)) throw new TypedDataError(`${typeName}.${field.name} is missing`);
     words.push(encodeField(field.type, value[field.name], types, `${typeName}.${field.name}`));
   }
   return concatBytes(...words);
+}
+
+/** Type hashes by name, per typed data: computed once, not once per struct value (an array may hold thousands). */
+const typeHashes = new WeakMap<Types, Map<string, Uint8Array>>();
+
+function typeHash(typeName: string, types: Types): Uint8Array {
+  let known = typeHashes.get(types);
+  if (known === undefined) typeHashes.set(types, (known = new Map()));
+  let hash = known.get(typeName);
+  if (hash === undefined) known.set(typeName, (hash = keccak256(utf8ToBytes(encodeType(typeName, types)))));
+  return hash;
 }
 
 /** "Mail(Person from,Person to,string contents)Person(string name,address wallet)": the type, then the structs it uses, by name. */
