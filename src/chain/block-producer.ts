@@ -163,6 +163,11 @@ export class BlockProducer {
     this.parts.head.changed();
   }
 
+  /** The gas limit evm_setBlockGasLimit set, if any. */
+  get setGasLimit(): bigint | undefined {
+    return this.fixedGasLimit;
+  }
+
   /** The gas limit of the block mined next on the head. */
   nextGasLimit(): bigint {
     return this.fixedGasLimit ?? nextGasLimit(this.parts.head.block.header.gasLimit, this.targets.gasLimit);

@@ -106,13 +106,15 @@ export class TxIntake {
   }
 
   /**
-   * rskj checks a transaction's gas limit against the best block's; after evm_setBlockGasLimit
-   * lowered it, the next block's is smaller, and a transaction it cannot hold is refused too.
+   * rskj checks a transaction's gas limit against the best block's. After evm_setBlockGasLimit
+   * lowered the limit, the next blocks' is smaller, and a transaction they cannot hold is refused
+   * too (without it, rskj's rule stands: a transaction above the next block's limit while the
+   * limit steps down is admitted and answered -32009 by automine).
    */
   private admissionGasLimit(): bigint {
     const latest = this.parts.head.block.header.gasLimit;
-    const next = this.producer.nextGasLimit();
-    return next < latest ? next : latest;
+    const set = this.producer.setGasLimit;
+    return set !== undefined && set < latest ? set : latest;
   }
 
   /** Validates and pools a transaction; the caller holds the lock. */
