@@ -159,3 +159,35 @@ describe("anvil's aliases", () => {
     expect(await rpcError(url, 'anvil_setNextBlockTimestamp', ['soon'])).toMatchObject({ code: -32602 });
   });
 });
+
+describe('bad params', () => {
+  it('get -32602 from every method added here, never -32603', async () => {
+    const t = await start();
+    const url = t.testnetUrl;
+    const methods = [
+      'eth_signTypedData_v4',
+      'eth_signTypedData_v3',
+      'eth_signTypedData',
+      'evm_setBlockGasLimit',
+      'anvil_setBlockGasLimit',
+      'hardhat_setCoinbase',
+      'anvil_setCoinbase',
+      'anvil_autoImpersonateAccount',
+      'hardhat_autoImpersonateAccount',
+      'anvil_deal',
+      'evm_setAccountNonce',
+    ];
+    // Bad for every one of them.
+    const garbage: unknown[][] = [[], [null], [{}], ['0x'], [123, 'x'], [[]], ['0xzz', {}]];
+    for (const name of methods) {
+      for (const params of garbage) {
+        const error = await rpcError(url, name, params);
+        expect(error.code, `${name} ${JSON.stringify(params)}: ${error.message}`).toBe(-32602);
+      }
+    }
+    // Bad for the signing methods (a number where typed data goes; types not an object).
+    for (const params of [[COW.address, 12], [COW.address, '{"types":[]}']]) {
+      expect((await rpcError(url, 'eth_signTypedData_v4', params)).code).toBe(-32602);
+    }
+  });
+});
