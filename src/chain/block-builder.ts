@@ -8,7 +8,7 @@ import { Bloom, type VM } from '@ethereumjs/vm';
 import type { RskBlock } from './block.js';
 import { ZERO_ADDRESS } from './addresses.js';
 import { ChainError } from './errors.js';
-import { runTxAs } from './impersonation.js';
+import { runTxAs } from './impersonated-run.js';
 import type { BlockContext, Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 import type { PoolTx } from './mempool.js';

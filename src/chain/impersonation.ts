@@ -5,12 +5,12 @@
  *
  * An impersonated account may have code (OpenZeppelin's tests impersonate an AccessManager or a
  * ProxyAdmin). ethereumjs' runTx refuses every sender with code (EIP-3607); Hardhat and anvil let
- * impersonated senders through, and so does runTxAs below. Signed transactions keep EIP-3607.
+ * impersonated senders through, and so does runTxAs (impersonated-run.ts, on the EVM side that
+ * loads on first need). Signed transactions keep EIP-3607.
  */
 import type { Common } from '@ethereumjs/common';
 import { type LegacyTx, createLegacyTx } from '@ethereumjs/tx';
-import { type Account, type Address, KECCAK256_NULL, bytesToBigInt } from '@ethereumjs/util';
-import { type RunTxOpts, type RunTxResult, type VM, runTx } from '@ethereumjs/vm';
+import { type Address, bytesToBigInt } from '@ethereumjs/util';
 import { rskTxOptions } from './common.js';
 
 export interface UnsignedFields {
@@ -42,38 +42,4 @@ function placeholderR(sender: Address): bigint {
  */
 export function isImpersonatedTransaction(tx: LegacyTx, sender: Address): boolean {
   return tx.r === placeholderR(sender) && tx.s === tx.nonce + 1n;
-}
-
-/**
- * runTx, letting an impersonated sender with code send. runTx reads the sender's account once,
- * checks its code hash (EIP-3607), then charges and bumps that same object: the account it gets
- * answers the empty code hash to that first read only, so the check passes and what runTx writes
- * back keeps the real code.
- */
-export async function runTxAs(vm: VM, opts: RunTxOpts & { tx: LegacyTx }, sender: Address): Promise<RunTxResult> {
-  if (!isImpersonatedTransaction(opts.tx, sender)) return runTx(vm, opts);
-  const state = vm.stateManager as { getAccount: VM['stateManager']['getAccount'] };
-  const getAccount = state.getAccount;
-  const hadOwn = Object.hasOwn(state, 'getAccount');
-  const restore = () => (hadOwn ? (state.getAccount = getAccount) : delete (state as { getAccount?: unknown }).getAccount);
-  state.getAccount = async (address: Address): Promise<Account | undefined> => {
-    const account = await getAccount.call(state, address);
-    if (!address.equals(sender)) return account;
-    restore();
-    if (account?.isContract()) {
-      Object.defineProperty(account, 'codeHash', {
-        configurable: true,
-        get() {
-          delete (account as { codeHash?: Uint8Array }).codeHash; // the prototype's accessor answers from now on
-          return KECCAK256_NULL;
-        },
-      });
-    }
-    return account;
-  };
-  try {
-    return await runTx(vm, opts);
-  } finally {
-    restore();
-  }
 }

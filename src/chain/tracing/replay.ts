@@ -12,7 +12,7 @@ import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
 import { rskTxOptions } from '../common.js';
-import { runTxAs } from '../impersonation.js';
+import { runTxAs } from '../impersonated-run.js';
 import type { Execution } from '../execution.js';
 import type { RskHeader } from '../header.js';
 import { Lru } from '../lru.js';
