@@ -196,6 +196,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const rpcOptions: RpcOptions = {
     skipRemasc: options.skipRemasc ?? hardhat,
     clientVersion: hardhat ? HARDHAT_CLIENT_VERSION : CLIENT_VERSION,
+    hardhatProfile: hardhat,
     logLimits: { maxLogs: options.maxLogs ?? MAX_LOGS, maxBlockRange: BigInt(options.maxLogBlockRange ?? MAX_LOG_BLOCK_RANGE) },
     filterLimits: { maxAddresses: limits.maxFilterAddresses ?? MAX_FILTER_ADDRESSES, maxTopics: limits.maxFilterTopics ?? MAX_FILTER_TOPICS },
     maxSubscriptions: limits.maxSubscriptions ?? MAX_SUBSCRIPTIONS_PER_CONNECTION,

@@ -296,6 +296,35 @@ export class Chain {
     this.intake.stopImpersonating(address);
   }
 
+  isImpersonated(address: Address): boolean {
+    return this.intake.isImpersonated(address);
+  }
+
+  /** anvil_autoImpersonateAccount: eth_sendTransaction sends as any address the node holds no key for. */
+  setAutoImpersonate(on: boolean): void {
+    this.intake.autoImpersonate = on;
+  }
+
+  /** The coinbase of the blocks mined next (eth_coinbase). */
+  get coinbase(): Uint8Array {
+    return this.producer.coinbase;
+  }
+
+  /** hardhat_/anvil_setCoinbase: the coinbase of every block mined from now on. */
+  setCoinbase(coinbase: Address): Promise<void> {
+    return this.parts.lock.run(async () => this.producer.setCoinbaseLocked(coinbase.bytes));
+  }
+
+  /** evm_setBlockGasLimit: the gas limit of every block mined from now on. */
+  setBlockGasLimit(gasLimit: bigint): Promise<void> {
+    return this.parts.lock.run(async () => this.producer.setGasLimitLocked(gasLimit));
+  }
+
+  /** The gas limit of the block mined next. */
+  nextGasLimit(): bigint {
+    return this.producer.nextGasLimit();
+  }
+
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   mine(timestamp?: bigint): Promise<RskBlock> {
     return this.producer.mine(timestamp);

@@ -4,6 +4,7 @@
  * latest state (setBalance & co., as Hardhat and anvil make them: the head keeps its hash) and
  * dropping pooled transactions.
  */
+import { randomBytes } from 'node:crypto';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createLegacyTxFromRLP } from '@ethereumjs/tx';
@@ -17,8 +18,13 @@ import { rskTxOptions } from './evm/rsk-common.js';
 import { txRecordFromLegacyTx } from './records/transaction.js';
 import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
 
+/** Bytes of the instance id (hardhat_/anvil_metadata's instanceId, a 32-byte hash). */
+const INSTANCE_ID_BYTES = 32;
+
 export class TestControl {
   private readonly snapshots = new Snapshots();
+  /** Random per run and per reset, as Hardhat's: tools tell a restarted or reset node by it. */
+  private instance = randomBytes(INSTANCE_ID_BYTES);
 
   constructor(private readonly parts: ChainParts) {}
 
@@ -67,6 +73,7 @@ export class TestControl {
     const { lock, store, clock, pool } = this.parts;
     return lock.run(async () => {
       this.snapshots.clear();
+      this.instance = randomBytes(INSTANCE_ID_BYTES);
       const genesis = (await store.getBlock(0n))!;
       await this.rewind(0n, genesis.header.stateRoot);
       store.revertedNodes.setTracking(false);
@@ -82,6 +89,20 @@ export class TestControl {
     const removed = await store.truncateAbove(number, head.block.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
     head.rewound(target, stateRoot, removed);
     if (removed.length > 0) events.emit('rewind', removed, target);
+  }
+
+  get instanceId(): Uint8Array {
+    return this.instance;
+  }
+
+  /** The live snapshots: id, and the number and hash of the head block each one recorded. */
+  async snapshotHeads(): Promise<Array<{ id: bigint; number: bigint; hash: Uint8Array }>> {
+    const heads = [];
+    for (const { id, snapshot } of this.snapshots.entries()) {
+      const block = (await this.parts.store.getBlock(snapshot.headNumber))!;
+      heads.push({ id, number: snapshot.headNumber, hash: block.hash });
+    }
+    return heads;
   }
 
   setBalance(address: Address, balance: bigint): Promise<void> {

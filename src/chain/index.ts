@@ -11,6 +11,7 @@ export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
 export { errorString, panicCode } from './exec/revert-data.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
+export { TypedDataError, typedDataHash } from './keys/eip712.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';
 export { BitcoinDataError, solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
 export { workTarget } from './merged-mining/work.js';

@@ -23,6 +23,8 @@ import { type NodeWallet, lockedHint } from './keys/wallet.js';
 export class TxIntake {
   /** Whether a pooled transaction is mined at once (evm_setAutomine). */
   automine = true;
+  /** anvil_autoImpersonateAccount: eth_sendTransaction sends as any address the node holds no key for. */
+  autoImpersonate = false;
   private readonly impersonated = new Set<string>();
   private readonly batch: AutomineBatch;
 
@@ -49,17 +51,11 @@ export class TxIntake {
 
   /** Signs with one of the node's keys and submits (eth_sendTransaction). */
   async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
-    const { head, common } = this.parts;
-    const impersonated = signer === undefined && this.impersonated.has(request.from.toString());
+    const { common } = this.parts;
+    const impersonated = signer === undefined && this.isImpersonated(request.from);
     const key = signer ?? (impersonated ? undefined : this.keyFor(request.from));
     // The nonce is chosen under the lock, so concurrent sends from one account get consecutive nonces.
     const entry = await this.submit(async () => {
-      if (impersonated && (await head.stateReader(head.stateRoot).getCode(request.from)).length > 0) {
-        throw new ChainError(
-          'invalidArgument',
-          `${request.from.toString()} has code: this node cannot send as a contract account (the EVM refuses senders with code, EIP-3607)`,
-        );
-      }
       const fields = {
         nonce: request.nonce ?? (await this.pendingNonce(request.from)),
         // The next block's minimum, which may be above the latest block's while it rises to a target.
@@ -69,7 +65,7 @@ export class TxIntake {
         value: request.value ?? 0n,
         data: request.data ?? new Uint8Array(0),
       };
-      checkSendFields(fields, head.block.header.gasLimit);
+      checkSendFields(fields, this.admissionGasLimit());
       let tx: LegacyTx;
       try {
         tx = key === undefined ? impersonatedTransaction(fields, request.from, common) : createLegacyTx(fields, rskTxOptions(common)).sign(key.privateKey);
@@ -107,13 +103,31 @@ export class TxIntake {
     this.impersonated.delete(address.toString());
   }
 
+  /** Impersonated by name, or by anvil_autoImpersonateAccount when the node holds no key for it. */
+  isImpersonated(address: Address): boolean {
+    const account = address.toString();
+    return this.impersonated.has(account) || (this.autoImpersonate && this.wallet.signingKey(account) === undefined);
+  }
+
+  /**
+   * rskj checks a transaction's gas limit against the best block's. After evm_setBlockGasLimit
+   * lowered the limit, the next blocks' is smaller, and a transaction they cannot hold is refused
+   * too (without it, rskj's rule stands: a transaction above the next block's limit while the
+   * limit steps down is admitted and answered -32009 by automine).
+   */
+  private admissionGasLimit(): bigint {
+    const latest = this.parts.head.block.header.gasLimit;
+    const set = this.producer.setGasLimit;
+    return set !== undefined && set < latest ? set : latest;
+  }
+
   /** Validates and pools a transaction; the caller holds the lock. */
   private async admitLocked(tx: LegacyTx, raw: Uint8Array): Promise<PoolTx> {
     const { head, pool, events } = this.parts;
     const sender = tx.getSenderAddress();
     const account = await head.stateReader(head.stateRoot).getAccount(sender);
     validatePoolTransaction(tx, raw, sender.toString(), pool, {
-      blockGasLimit: head.block.header.gasLimit,
+      blockGasLimit: this.admissionGasLimit(),
       minimumGasPrice: head.block.header.minimumGasPrice,
       account: account && { nonce: account.nonce, balance: account.balance },
     });

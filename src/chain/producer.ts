@@ -29,6 +29,10 @@ export class BlockProducer {
   /** The mining VM, kept across blocks (building one costs milliseconds). */
   private miner: (Executor & { root: Uint8Array }) | undefined;
   private pendingCache: { headHash: Uint8Array; version: number; built: Promise<PendingView> } | undefined;
+  /** Who mined blocks name (hardhat_/anvil_setCoinbase); rskj's regtest miner by default. */
+  private coinbaseBytes = hexToBytes(MINER_ACCOUNT.address as `0x${string}`);
+  /** evm_setBlockGasLimit's limit: every next block has it exactly, instead of stepping toward the target. */
+  private fixedGasLimit: bigint | undefined;
 
   constructor(
     private readonly parts: ChainParts,
@@ -129,13 +133,43 @@ export class BlockProducer {
     return next > latest ? next : latest;
   }
 
+  get coinbase(): Uint8Array {
+    return this.coinbaseBytes;
+  }
+
+  /** The coinbase of the blocks mined from now on; the caller holds the lock. */
+  setCoinbaseLocked(coinbase: Uint8Array): void {
+    this.coinbaseBytes = coinbase;
+    this.parts.head.changed();
+  }
+
+  /**
+   * The gas limit of every block mined from now on (evm_setBlockGasLimit), at once rather than by
+   * rskj's parent/1024 steps, as Hardhat does; it also becomes the miner's target. The caller holds the lock.
+   */
+  setGasLimitLocked(gasLimit: bigint): void {
+    this.fixedGasLimit = gasLimit;
+    this.targets.gasLimit = gasLimit;
+    this.parts.head.changed();
+  }
+
+  /** The gas limit evm_setBlockGasLimit set, if any. */
+  get setGasLimit(): bigint | undefined {
+    return this.fixedGasLimit;
+  }
+
+  /** The gas limit of the block mined next on the head. */
+  nextGasLimit(): bigint {
+    return this.fixedGasLimit ?? nextGasLimit(this.parts.head.block.header.gasLimit, this.targets.gasLimit);
+  }
+
   /** The next block's fields on `parent` (rskj's block template). */
   private template(parent: RskBlock, now: bigint, explicit?: bigint) {
     return {
-      coinbase: hexToBytes(MINER_ACCOUNT.address as `0x${string}`),
+      coinbase: this.coinbaseBytes,
       extraData: MINED_EXTRA_DATA,
       timestamp: this.parts.clock.timestampFor(parent.header.timestamp, now, explicit),
-      gasLimit: nextGasLimit(parent.header.gasLimit, this.targets.gasLimit),
+      gasLimit: this.fixedGasLimit ?? nextGasLimit(parent.header.gasLimit, this.targets.gasLimit),
       minimumGasPrice: nextMinimumGasPrice(parent.header.minimumGasPrice, this.targets.minGasPrice),
       difficulty: parent.header.difficulty,
     };

@@ -28,6 +28,11 @@ export class Snapshots {
     return this.list[Number(id) - 1];
   }
 
+  /** Every live snapshot with its id, oldest first. */
+  entries(): Array<{ id: bigint; snapshot: ChainSnapshot }> {
+    return this.list.map((snapshot, i) => ({ id: BigInt(i + 1), snapshot }));
+  }
+
   clear(): void {
     this.list = [];
   }

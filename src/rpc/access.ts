@@ -10,7 +10,9 @@ import { MethodNotFound } from './errors.js';
 import type { MethodSpec } from './types.js';
 
 /** Methods that sign with a key held by the node (every personal_ method works on those keys too). */
-const SIGNING = new Set(['eth_sendTransaction', 'eth_sign', 'personal_sign']);
+const SIGNING = new Set(['eth_sendTransaction', 'eth_sign', 'personal_sign', 'eth_signTypedData', 'eth_signTypedData_v3', 'eth_signTypedData_v4']);
+/** A development node's self-descriptions: tools that get one treat the endpoint as Hardhat or anvil. */
+const DEV_NODE_INFO = new Set(['hardhat_metadata', 'anvil_metadata', 'anvil_nodeInfo']);
 /** Test-control prefixes: they rewrite the chain for everyone on it. */
 const OPERATOR_PREFIXES = ['evm_', 'hardhat_', 'anvil_', 'sco_'];
 /** Answers that list the node's keys or what they sent: empty for a caller who may not use them. */
@@ -34,6 +36,15 @@ export function withAccessRules(spec: MethodSpec<RpcContext>): MethodSpec<RpcCon
       ...spec,
       handler: (ctx, params) => {
         if (ctx.dashboard) throw new MethodNotFound(name, noNodeKeys(name, ctx));
+        return spec.handler(ctx, params);
+      },
+    };
+  }
+  if (DEV_NODE_INFO.has(name)) {
+    return {
+      ...spec,
+      handler: (ctx, params) => {
+        if (ctx.restricted) throw new MethodNotFound(name, `${name} is not available on the hosted endpoint: it is no Hardhat or anvil development node`);
         return spec.handler(ctx, params);
       },
     };

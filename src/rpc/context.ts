@@ -11,6 +11,8 @@ export interface RpcOptions {
   /** rskj rpc.skipRemasc: hide the REMASC transaction from block results. */
   skipRemasc: boolean;
   clientVersion: string;
+  /** --profile hardhat: the node answers as HardhatNetwork (and hardhat_metadata, node-info.ts). */
+  hardhatProfile?: boolean;
   /** eth_getLogs caps: a query fits within maxLogs logs OR within maxBlockRange blocks. */
   logLimits: { maxLogs: number; maxBlockRange: bigint };
   /** Addresses, and topics per position, one log filter may list (filter-params.ts). */

@@ -46,6 +46,7 @@ const signingCalls: Array<[string, unknown[]]> = [
   ['eth_sendTransaction', [transfer]],
   ['eth_sign', [COW.address, MESSAGE_HEX]],
   ['personal_sign', [MESSAGE_HEX, COW.address]],
+  ['eth_signTypedData_v4', [COW.address, '{}']],
 ];
 const operatorCalls: Array<[string, unknown[]]> = [
   ['evm_snapshot', []],
@@ -54,6 +55,10 @@ const operatorCalls: Array<[string, unknown[]]> = [
   ['evm_increaseTime', [60]],
   ['anvil_setBalance', [COW1.address, '0x2']],
   ['hardhat_mine', ['0x2']],
+  ['evm_setBlockGasLimit', ['0x1c9c380']],
+  ['hardhat_setCoinbase', [COW1.address]],
+  ['anvil_autoImpersonateAccount', [true]],
+  ['anvil_deal', [COW1.address, '0x3']],
 ];
 
 describe('--hosted: dashboard keys behave like the hosted endpoint', () => {
@@ -84,6 +89,14 @@ describe('--hosted: dashboard keys behave like the hosted endpoint', () => {
     // nothing was signed or sent
     expect(await result(t.testnetUrl, 'eth_getTransactionCount', [COW.address, 'latest'])).toBe(nonceBefore);
     expect(await result(t.testnetUrl, 'eth_blockNumber')).toBe(headBefore);
+  });
+
+  it('hardhat_metadata, anvil_metadata and anvil_nodeInfo answer -32601: the hosted endpoint is no development node', async () => {
+    for (const method of ['hardhat_metadata', 'anvil_metadata', 'anvil_nodeInfo']) {
+      const { error } = await refusal(userUrl, method, []);
+      expect(error, method).toEqual({ code: -32601, message: `${method} is not available on the hosted endpoint: it is no Hardhat or anvil development node` });
+    }
+    expect((await result(t.testnetUrl, 'anvil_metadata')).chainId).toBe(31);
   });
 
   it('evm_snapshot, evm_mine, hardhat_setBalance and the other test-control methods are refused: the chain is shared', async () => {

@@ -271,33 +271,6 @@ describe('review regressions', () => {
     expect(await blockNumber(url)).toBe(0n);
   });
 
-  it('sending as an impersonated contract account is refused with a clear message', async () => {
-    const t = await start();
-    const url = t.testnetUrl;
-    const reverter = await deployReverter(url);
-    await call(url, 'hardhat_setBalance', [reverter, '0xde0b6b3a7640000']);
-    expect(await call(url, 'hardhat_impersonateAccount', [reverter])).toBe(true);
-    const head = await blockNumber(url);
-    const nonce = await call(url, 'eth_getTransactionCount', [reverter, 'latest']);
-    const refused = await failure(url, 'eth_sendTransaction', [{ from: reverter, to: COW1.address, value: '0x1' }]);
-    expect(refused.code).toBe(-32602);
-    expect(refused.message).toContain('EIP-3607');
-    expect(refused.message.toLowerCase()).toContain(reverter.toLowerCase());
-    // Nothing was pooled or mined for it.
-    expect(await call(url, 'txpool_status')).toEqual({ pending: 0, queued: 0 });
-    expect(await blockNumber(url)).toBe(head);
-    expect(await call(url, 'eth_getTransactionCount', [reverter, 'latest'])).toBe(nonce);
-
-    // An impersonated account without code still sends, and its transaction is mined.
-    const eoa = '0x00000000000000000000000000000000000000bb';
-    await call(url, 'hardhat_setBalance', [eoa, '0xde0b6b3a7640000']);
-    await call(url, 'hardhat_impersonateAccount', [eoa]);
-    const hash = await call(url, 'eth_sendTransaction', [{ from: eoa, to: COW1.address, value: '0x1' }]);
-    const receipt = await call(url, 'eth_getTransactionReceipt', [hash]);
-    expect(receipt.status).toBe('0x1');
-    expect(receipt.from).toBe(eoa);
-  });
-
   it('automine answers -32009 when the block cannot include the transaction', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'rsk-devnode-regressions-'));
     tempDirs.push(dataDir);

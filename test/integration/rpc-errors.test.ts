@@ -149,7 +149,7 @@ describe('envelope', () => {
   });
 
   it('methods rskj lacks are -32601 "method not found" (reference 10.1)', async () => {
-    for (const method of ['eth_signTypedData_v4', 'eth_createAccessList', 'eth_getBlockReceipts']) {
+    for (const method of ['eth_createAccessList', 'eth_getBlockReceipts']) {
       const { status, body } = await rpc(url, method, []);
       expect(body.error, method).toEqual({ code: -32601, message: `method not found: ${method}` });
       expect(status).toBe(200);

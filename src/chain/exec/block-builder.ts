@@ -3,8 +3,9 @@
  * REMASC transaction, and computes roots, bloom and paidFees. Sealing (merged-mining proof and
  * hash) is separate (seal.ts) so that the pending block can be built without it.
  */
-import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
-import { Bloom, type VM, runTx } from '@ethereumjs/vm';
+import { Account, Address, type DB, KECCAK256_RLP_ARRAY, createAddressFromString } from '@ethereumjs/util';
+import { Bloom, type VM } from '@ethereumjs/vm';
+import { runTxAs } from './impersonated-run.js';
 import type { RskBlock } from '../records/block.js';
 import { ZERO_ADDRESS } from '../base/addresses.js';
 import { ChainError } from '../base/errors.js';
@@ -110,12 +111,11 @@ export async function buildBlock(
     let result;
     const depth = checkpointDepth(stateManager);
     try {
-      result = await runTx(vm, {
-        tx: candidate.tx,
-        block: execution.contextBlock(context),
-        blockGasUsed: context.gasUsed,
-        skipHardForkValidation: true,
-      });
+      result = await runTxAs(
+        vm,
+        { tx: candidate.tx, block: execution.contextBlock(context), blockGasUsed: context.gasUsed, skipHardForkValidation: true },
+        createAddressFromString(candidate.sender),
+      );
     } catch (err) {
       // A refusal before execution (the sender cannot pay, has code, wrong nonce) leaves the state
       // balanced: the transaction cannot be mined here. An error thrown from inside execution leaves

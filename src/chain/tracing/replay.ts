@@ -10,13 +10,13 @@
 import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
-import { runTx } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import { rskTxOptions } from '../evm/rsk-common.js';
 import type { ExecutionContext } from '../exec/context.js';
 import type { RskHeader } from '../records/header.js';
 import { Lru } from '../../util/lru.js';
 import { OverlayDb } from '../storage/state-db.js';
+import { runTxAs } from '../exec/impersonated-run.js';
 import { startDeadline, withDeadline } from '../evm/deadline.js';
 import type { TxRecord } from '../records/transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
@@ -81,13 +81,9 @@ export async function replayBlock(
     recorder?.attach();
     let result;
     try {
+      const tx = legacyTx(execution, record);
       result = await withDeadline(evm, deadline, () =>
-        runTx(vm, {
-          tx: legacyTx(execution, record),
-          block: execution.headerBlock(header, gasUsed, false),
-          blockGasUsed: gasUsed,
-          skipHardForkValidation: true,
-        }),
+        runTxAs(vm, { tx, block: execution.headerBlock(header, gasUsed, false), blockGasUsed: gasUsed, skipHardForkValidation: true }, tx.getSenderAddress()),
       );
     } finally {
       recorder?.detach();

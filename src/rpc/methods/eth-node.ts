@@ -1,24 +1,8 @@
 /** eth_ methods about the node and network rather than chain data. */
-import { type Address, bytesToHex, hashPersonalMessage } from '@ethereumjs/util';
-import { MINER_ACCOUNT, sign, lockedHint } from '../../chain/index.js';
-import { openKeystore, passphrase } from './personal.js';
-import { method, type RpcContext } from '../context.js';
-import { InvalidParams } from '../errors.js';
+import { bytesToHex } from '@ethereumjs/util';
+import { method } from '../context.js';
 import { quantity } from '../format.js';
-import { address, data, noParams, params } from '../params.js';
-
-/** keccak256("\x19Ethereum Signed Message:\n" + len + message) signed with a node key: r‖s‖v, v 27/28. */
-function signMessage(ctx: RpcContext, signer: Address, message: Uint8Array, opened?: Uint8Array): string {
-  // rskj's eth_sign: only an unlocked key signs (Wallet.getAccount), else "Account not found".
-  const privateKey = opened ?? ctx.chain.wallet.signingKey(signer.toString());
-  if (privateKey === undefined) throw new InvalidParams(`Account not found${lockedHint(ctx.chain.wallet, signer.toString())}`);
-  const signature = sign(hashPersonalMessage(message), privateKey);
-  const out = new Uint8Array(65);
-  out.set(signature.r, 0);
-  out.set(signature.s, 32);
-  out[64] = 27 + signature.recovery;
-  return bytesToHex(out);
-}
+import { noParams } from '../params.js';
 
 /** rskj's eth_protocolVersion: the highest "rsk" capability, 62. */
 const PROTOCOL_VERSION = '0x3e';
@@ -44,9 +28,9 @@ export const ethNodeMethods = [
   ),
   method(
     'eth_coinbase',
-    "The miner's address (rskj's regtest miner account).",
+    "The miner's address: rskj's regtest miner account, or the one hardhat_/anvil_setCoinbase set.",
     noParams,
-    () => MINER_ACCOUNT.address,
+    (ctx) => bytesToHex(ctx.chain.coinbase),
   ),
   method(
     'eth_mining',
@@ -65,18 +49,5 @@ export const ethNodeMethods = [
     "Addresses whose keys the node holds: rskj's ten dev accounts, the miner account, then personal_ accounts (locked ones too).",
     noParams,
     (ctx) => ctx.chain.accounts.map((a) => a.address),
-  ),
-  method(
-    'eth_sign',
-    'Signs keccak256("\\x19Ethereum Signed Message:\\n" + len + message) with a node key; returns r‖s‖v (v 27/28).',
-    params([address, data.as('message')]),
-    (ctx, [signer, message]) => signMessage(ctx, signer, message),
-  ),
-  method(
-    'personal_sign',
-    "eth_sign with geth's argument order (message, address), which ethers' and viem's signMessage call; with a third argument (web3.js), a keystore account's passphrase opens its key for this signature (geth).",
-    params([data.as('message'), address, passphrase.optional]),
-    async (ctx, [message, signer, pass]) =>
-      signMessage(ctx, signer, message, pass === undefined ? undefined : await openKeystore(ctx, signer.toString(), pass)),
   ),
 ];

@@ -4,6 +4,7 @@ import type { RpcContext } from '../context.js';
 import { withAccessRules } from '../access.js';
 import { ethBlockMethods } from './eth-blocks.js';
 import { ethNodeMethods } from './eth-node.js';
+import { signingMethods } from './signing.js';
 import { ethStateMethods } from './eth-state.js';
 import { ethProofMethods } from './eth-proof.js';
 import { ethTransactionMethods } from './eth-transactions.js';
@@ -11,6 +12,7 @@ import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
 import { testControlMethods } from './test-control.js';
+import { nodeInfoMethods } from './node-info.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
@@ -27,12 +29,14 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
   ...netMethods,
   ...ethNodeMethods,
+  ...signingMethods,
   ...ethStateMethods,
   ...ethProofMethods,
   ...ethBlockMethods,
   ...ethTransactionMethods,
   ...rskMethods,
   ...testControlMethods,
+  ...nodeInfoMethods,
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,

@@ -24,6 +24,16 @@ const UINT64_MAX = 2n ** 64n - 1n;
 const seconds = atMost(quantityOrDecimal.as('seconds'), UINT64_MAX, '2^64-1, the largest timestamp a block header holds');
 const timestamp = atMost(quantityOrDecimal.as('timestamp'), UINT64_MAX, '2^64-1, the largest timestamp a block header holds');
 const nonce = atMost(quantityParam.as('nonce'), UINT64_MAX - 1n, '2^64-2: an account nonce stays below 2^64-1 (EIP-2681)');
+/** rskj's minimum block gas limit (Constants, GasLimitRule): a smaller block is invalid on RSK. */
+const MIN_BLOCK_GAS_LIMIT = 3_000_000n;
+/** rskj reads a block's gas limit into a Java long. */
+const MAX_BLOCK_GAS_LIMIT = 2n ** 63n - 1n;
+const gasLimitAtMost = atMost(quantityOrDecimal.as('gasLimit'), MAX_BLOCK_GAS_LIMIT, "2^63-1: rskj reads a block's gas limit as a Java long");
+const blockGasLimit = makeDecoder('gasLimit', (v) => {
+  const limit = gasLimitAtMost.parse(v);
+  if (limit < MIN_BLOCK_GAS_LIMIT) throw new ParamError(`block gas limit ${limit} is below ${MIN_BLOCK_GAS_LIMIT}, RSK's minimum block gas limit`);
+  return limit;
+});
 const slotValue = makeDecoder('value', (v) => {
   const bytes = data.parse(v);
   if (bytes.length > 32) throw new ParamError(`storage value has ${bytes.length} bytes, want at most 32`);
@@ -77,6 +87,15 @@ const evmMethods = [
     params([quantityOrDecimal.as('milliseconds')]),
     (ctx, [ms]) => {
       ctx.chain.setIntervalMining(Number(ms));
+      return true;
+    },
+  ),
+  method(
+    'evm_setBlockGasLimit',
+    "Every block mined from now on has this gas limit, at once (not by rskj's parent/1024 steps); at least 3,000,000, RSK's minimum.",
+    params([blockGasLimit]),
+    async (ctx, [limit]) => {
+      await ctx.chain.setBlockGasLimit(limit);
       return true;
     },
   ),
@@ -140,6 +159,10 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
     method(`${prefix}_dropTransaction`, 'Removes a transaction from the pool; false when it is not there.', params([hash32.as('transactionHash')]), (ctx, [hash]) =>
       ctx.chain.control.dropTransaction(hash),
     ),
+    method(`${prefix}_setCoinbase`, "The coinbase (miner field) of every block mined from now on; eth_coinbase answers it.", params([address]), async (ctx, [account]) => {
+      await ctx.chain.setCoinbase(account);
+      return true;
+    }),
     method(`${prefix}_impersonateAccount`, 'eth_sendTransaction may send as this address without its key.', params([address]), (ctx, [account]) => {
       ctx.chain.impersonate(account);
       return true;
@@ -151,4 +174,39 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
   ];
 }
 
-export const testControlMethods: MethodSpec<RpcContext>[] = [...evmMethods, ...stateHelpers('hardhat'), ...stateHelpers('anvil')];
+/** anvil's own helpers. */
+const anvilMethods = [
+  method(
+    'anvil_autoImpersonateAccount',
+    'true: eth_sendTransaction sends as any address the node holds no key for, as if impersonated; false turns it off.',
+    params([bool.as('enabled')]),
+    (ctx, [on]) => {
+      ctx.chain.setAutoImpersonate(on);
+      return true;
+    },
+  ),
+  method('anvil_deal', "anvil's alias of anvil_setBalance.", params([address, quantityParam.as('balance')]), async (ctx, [account, balance]) => {
+    await ctx.chain.control.setBalance(account, balance);
+    return true;
+  }),
+];
+
+/** anvil's other names for methods above (its EthRequest serde aliases), answered the same way. */
+const ALIASES: Record<string, string> = {
+  anvil_snapshot: 'evm_snapshot',
+  anvil_revert: 'evm_revert',
+  anvil_increaseTime: 'evm_increaseTime',
+  anvil_setNextBlockTimestamp: 'evm_setNextBlockTimestamp',
+  anvil_setAutomine: 'evm_setAutomine',
+  anvil_setBlockGasLimit: 'evm_setBlockGasLimit',
+  hardhat_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
+  evm_setAccountNonce: 'anvil_setNonce',
+};
+
+const named: MethodSpec<RpcContext>[] = [...evmMethods, ...stateHelpers('hardhat'), ...stateHelpers('anvil'), ...anvilMethods];
+const aliases = Object.entries(ALIASES).map(([alias, name]) => {
+  const spec = named.find((m) => m.name === name)!;
+  return { ...spec, name: alias, doc: `${name} under anvil's name: ${spec.doc}` };
+});
+
+export const testControlMethods: MethodSpec<RpcContext>[] = [...named, ...aliases];
