@@ -9,7 +9,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
 import { errorString, panicCode } from '../exec/revert-data.js';
-import { gethError } from './errors.js';
+import { gethError } from './failure-text.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';
 

@@ -4,7 +4,7 @@
  * transfer, a call to a precompiled contract, a creation without init code, and REMASC.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { javaClassAndMessage, rskjException } from './errors.js';
+import { javaClassAndMessage, rskjException } from './failure-text.js';
 import type { TracedTx } from './replay.js';
 
 const unprefixed = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
