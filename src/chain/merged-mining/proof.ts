@@ -7,8 +7,10 @@
  * "display" is its reverse, the way BTC hashes are printed and compared as numbers.
  */
 import { createHash } from 'node:crypto';
+import { equalsBytes } from '@ethereumjs/util';
 import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256Midstate, sha256Resume } from '../bitcoin/midstate.js';
+import { lastIndexOf, sha256, sha256d } from '../base/bytes.js';
 
 export const RSK_TAG: Uint8Array = utf8ToBytes('RSKBLOCK:');
 
@@ -45,7 +47,7 @@ export function powTarget(difficulty: bigint): bigint {
 
 /** Double SHA-256 of the 80-byte header, in display (reversed) byte order. */
 export function btcHeaderHash(btcHeader: Uint8Array): Uint8Array {
-  return sha256(sha256(btcHeader)).reverse();
+  return sha256d(btcHeader).reverse();
 }
 
 /**
@@ -167,7 +169,7 @@ export function validateMergedMiningProof(
     }
     node = sha256d(concatBytes(node, reversed(sibling)));
   }
-  if (!equalBytes(node, btcHeader.subarray(36, 68))) {
+  if (!equalsBytes(node, btcHeader.subarray(36, 68))) {
     return fail("merkle proof does not link the coinbase to the BTC header's merkle root");
   }
   return { ok: true };
@@ -257,14 +259,6 @@ function isValid64ByteTransaction(pair: Uint8Array): boolean {
 }
 
 /** Node's native SHA-256: every mined block hashes a ~1 KB coinbase and its pseudo-random parts. */
-function sha256(data: Uint8Array): Uint8Array {
-  return createHash('sha256').update(data).digest();
-}
-
-function sha256d(data: Uint8Array): Uint8Array {
-  return sha256(sha256(data));
-}
-
 /** `length` pseudo-random bytes drawn from `seed` (SHAKE256, one native call). */
 function expand(seed: Uint8Array, length: number): Uint8Array {
   return createHash('shake256', { outputLength: length }).update(seed).digest();
@@ -298,16 +292,4 @@ function bytesToBigInt(bytes: Uint8Array): bigint {
 
 function hex(n: bigint): string {
   return '0x' + n.toString(16).padStart(64, '0');
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }

@@ -8,9 +8,9 @@
  * and no maintained library parses a BTC transaction without pulling in a wallet (the tests build
  * their blocks with @scure/btc-signer, independently of this file).
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';
+import { lastIndexOf, sha256d } from '../base/bytes.js';
 import { withProof } from './seal.js';
 import { type MergedMiningProof, RSK_TAG, coinbaseMerkleProof, compressCoinbase } from './proof.js';
 import type { MergedMiningImport, MiningWork, WorkBook } from './work.js';
@@ -64,10 +64,6 @@ class Reader {
     if (n > BigInt(this.bytes.length)) throw new BitcoinDataError(`${what}: count ${n} is larger than the data`);
     return Number(n);
   }
-}
-
-function sha256d(data: Uint8Array): Uint8Array {
-  return sha256(sha256(data));
 }
 
 /** One transaction: its serialization without witness (what its txid hashes) and the txid, internal order. */
@@ -224,12 +220,4 @@ export async function submitSolution(merged: SolutionImporter, solution: Bitcoin
           '(or its state was changed since); this node keeps no side chains, so get new work with mnr_getWork',
       };
   }
-}
-
-function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
