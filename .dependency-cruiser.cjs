@@ -1,5 +1,5 @@
 /**
- * The import rules of src/ (docs/architecture.md), checked by `npm test` (test/unit/import-rules.test.ts):
+ * The import rules of src/ (docs/architecture.md), checked by `npm test` (`npm run check:imports`):
  * - no import cycles, type-only and dynamic imports included;
  * - inside src/chain/, a folder imports only folders of lower tiers (and itself), and no folder
  *   imports the top-level files (the facade and the parts under the lock);
@@ -62,7 +62,7 @@ module.exports = {
     },
     {
       name: 'chain-knows-no-transport',
-      comment: 'The chain knows nothing of HTTP, keys or JSON-RPC (DESIGN.md): src/chain/ imports no other layer but src/util/',
+      comment: 'The chain knows nothing of HTTP, keys or JSON-RPC (docs/architecture.md): src/chain/ imports no other layer but src/util/',
       severity: 'error',
       from: { path: '^src/chain/' },
       to: { path: '^src/', pathNot: '^src/(chain|util)/' },

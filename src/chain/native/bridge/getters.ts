@@ -1,5 +1,5 @@
 /**
- * The Bridge's read methods, answered from the emulated state (../bridge-state.ts) and the regtest
+ * The Bridge's read methods, answered from the emulated state (./state.ts) and the regtest
  * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
