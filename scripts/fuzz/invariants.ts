@@ -14,7 +14,7 @@ export interface Violation {
 /** Longest error message accepted: a 15 MB param must never come back whole. */
 export const MAX_ERROR_MESSAGE_CHARS = 1_000;
 export const INTERNAL_ERROR = -32603;
-/** The node's batch limit (rskj's is 50; ours takes 1,000-call batches, docs/decisions.md). */
+/** The node's batch limit (rskj's is 50; ours takes 1,000-call batches, docs/decisions.md#json-rpc-envelope-and-http). */
 export { MAX_BATCH_SIZE as MAX_BATCH } from '../../src/node.js';
 
 type Answer = { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };

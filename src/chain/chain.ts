@@ -1,8 +1,8 @@
 /**
  * One network's chain engine: the facade the RPC layer talks to. It opens the store and wires the
- * parts that share it (chain-parts.ts): the head and its read caches (chain-head.ts), block
- * production (block-producer.ts), merged mining (mining/merged-blocks.ts), transaction intake
- * (tx-intake.ts) and test control (test-control.ts). Every mutation runs under one lock.
+ * parts that share it (parts.ts): the head and its read caches (head.ts), block production
+ * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
+ * (control.ts). Every mutation runs under one lock (lock.ts).
  */
 import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
@@ -234,7 +234,7 @@ export class Chain {
     return this.chainHead.stateReader(stateRoot).getAccount(address);
   }
 
-  /** Account reads at a state root (the flat view when it is the latest state, see chain-head.ts). */
+  /** Account reads at a state root (the flat view when it is the latest state, see head.ts). */
   stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {
     return this.chainHead.stateReader(stateRoot, db);
   }
@@ -346,7 +346,7 @@ export class Chain {
     this.intake.automine = on;
   }
 
-  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining-timer.ts). */
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/interval.ts). */
   setIntervalMining(ms: number): void {
     MiningTimer.check(ms);
     if (ms > 0) this.refuseSelfMining('interval mining');

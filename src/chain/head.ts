@@ -140,7 +140,7 @@ export class ChainHead {
   }
 
   /**
-   * Account reads at a state root: the flat view of the latest state (head-state.ts) when that is
+   * Account reads at a state root: the flat view of the latest state (state/flat-view.ts) when that is
    * the root, else a trie reader (older blocks; the pending block's state lives in `db`).
    */
   stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {

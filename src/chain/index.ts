@@ -6,14 +6,15 @@
 export { ChainError, ExecutionReverted, SentTransactionFailed } from './base/errors.js';
 export { keccak256, startFastKeccak } from './base/hash.js';
 export { secp256k1, sign } from './base/secp256k1.js';
+export { BitcoinDataError } from './bitcoin/parse.js';
 export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
-export { errorString, panicCode } from './exec/revert-data.js';
+export { PANIC_MEANINGS, errorString, panicCode } from './exec/revert-data.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { TypedDataError, typedDataHash } from './keys/eip712.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';
-export { BitcoinDataError, solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
+export { solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
 export { workTarget } from './merged-mining/work.js';
 export { bridgeStateView } from './native/bridge/state.js';
 export type { PoolTx } from './pool/mempool.js';

@@ -2,7 +2,7 @@
  * The node-wide ban list of client addresses (sco_banAddress, sco_unbanAddress,
  * sco_bannedAddresses): single addresses and CIDR blocks, IPv4 or IPv6, checked by the RPC gate
  * before a request reaches a chain. Validation follows rskj's `InetAddressUtils` (reference 10.4),
- * with two devnode rules (docs/decisions.md):
+ * with two devnode rules (docs/decisions.md#client-bans-and-reputation-sco_-bridge-state-module-list):
  *  - only IP literals are accepted: rskj resolves host names through DNS, a devnode on RPC input
  *    does not, so a name is an "unknown host";
  *  - rskj refuses every loopback address; we refuse 127.0.0.1, ::1 and any block holding them (so the

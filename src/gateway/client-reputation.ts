@@ -3,7 +3,7 @@
  * talked to the RPC port, scored by rskj's rules (`PeerScoring`, `ScoringCalculator`,
  * `PunishmentCalculator`, reference 10.4) with rskj's default address punishment
  * (reference.conf `scoring.addresses`). A devnode reports reputation but never enforces it: only
- * sco_banAddress refuses a client (docs/decisions.md). Which RPC events count as which of rskj's
+ * sco_banAddress refuses a client (docs/decisions.md#client-bans-and-reputation-sco_-bridge-state-module-list). Which RPC events count as which of rskj's
  * counters is decided in server/client-tracking.ts.
  */
 

@@ -4,26 +4,12 @@
  * argument data apart, so it can be looked up (`cast 4byte`, the contract's ABI).
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { errorString, panicCode } from '../chain/index.js';
+import { PANIC_MEANINGS, errorString, panicCode } from '../chain/index.js';
 import { decodeKnownError } from './known-errors.js';
 
 /** Longest argument data shown raw: a selector and two words, without flooding the terminal. */
 const MAX_ARGS_BYTES = 64;
 const SELECTOR_BYTES = 4;
-
-/** Solidity's panic codes (docs: "Panic via assert and Error via require"). */
-const PANIC_CODES: Record<number, string> = {
-  0x00: 'generic compiler panic',
-  0x01: 'assert failed',
-  0x11: 'arithmetic overflow or underflow',
-  0x12: 'division or modulo by zero',
-  0x21: 'invalid enum value',
-  0x22: 'badly encoded storage byte array',
-  0x31: 'pop on an empty array',
-  0x32: 'array index out of bounds',
-  0x41: 'too much memory allocated',
-  0x51: 'call to a zero-initialized function',
-};
 
 export function describeRevert(data: Uint8Array | undefined): string {
   if (data === undefined || data.length === 0) return 'reverted without a reason';
@@ -32,7 +18,7 @@ export function describeRevert(data: Uint8Array | undefined): string {
   if (reason !== undefined) return `reverted: ${JSON.stringify(reason)}`;
   const code = panicCode(data);
   if (code !== undefined) {
-    const meaning = PANIC_CODES[code];
+    const meaning = PANIC_MEANINGS[code];
     return `reverted: panic 0x${code.toString(16).padStart(2, '0')}${meaning === undefined ? '' : ` (${meaning})`}`;
   }
   const known = decodeKnownError(data);

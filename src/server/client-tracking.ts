@@ -1,7 +1,7 @@
 /**
  * How the RPC traffic of a client address maps onto rskj's peer-scoring counters
  * (gateway/client-reputation.ts). rskj scores peers of the p2p protocol; a devnode's peers are its
- * RPC clients, so (docs/decisions.md):
+ * RPC clients, so (docs/decisions.md#client-bans-and-reputation-sco_-bridge-state-module-list):
  *  - successfulHandshakes: an HTTP request or WebSocket upgrade let through by the gate;
  *  - failedHandshakes: one the gate refused (unknown or revoked key, banned address, quota);
  *  - validTransactions / invalidTransactions: eth_sendRawTransaction, eth_sendTransaction or

@@ -1,6 +1,7 @@
 /**
  * One node:http server. RPC POSTs to `/<apiKey>` take a lean path (read body -> auth ->
- * dispatcher) measured at about 48k req/s against Express's 5.6k (DESIGN.md); everything else
+ * dispatcher) measured at about 48k req/s against Express's 5.6k when chosen
+ * (docs/decisions.md#json-rpc-envelope-and-http); everything else
  * goes to `other`, the Express app (server/lazy.ts).
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';

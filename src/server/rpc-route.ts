@@ -17,11 +17,11 @@ import { SubscriptionHost } from '../rpc/subscriptions.js';
 import type { RpcResult, RpcRoute } from './http.js';
 import type { WebSocketRoute } from './websocket.js';
 
-/** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md. */
+/** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md#keys-and-access. */
 export const UNAUTHORIZED_CODE = -32001;
 /**
  * A banned client address (sco_banAddress) gets HTTP 403 with the gate's refusal code: the HTTP
- * status tells a ban (403) from a bad key (401); see docs/decisions.md.
+ * status tells a ban (403) from a bad key (401); see docs/decisions.md#client-bans-and-reputation-sco_-bridge-state-module-list.
  */
 export const BANNED_CODE = UNAUTHORIZED_CODE;
 /** WebSocket close code for a socket whose address gets banned: RFC 6455 "policy violation". */

@@ -8,6 +8,20 @@
  *
  * The capacity counts entries, or what `weigh` says each value costs (bytes, for trie nodes); the
  * total never exceeds it: the old generation's oldest entries go first.
+ *
+ * Against lru-cache 11 (a strict LRU with maxSize/sizeCalculation; here only through other
+ * packages, so adopting it needs `npm install lru-cache`), at equal capacity, measured by
+ * scripts/bench/lru.ts (10,000 entries or 3.5 MB of 100-600 byte values, 2 busy cores, medians of
+ * 5 interleaved rounds, two runs):
+ * - a hit costs 54-126 ns here against 151-212 ns (1.5-3x less: two Map lookups, no list update);
+ * - a miss followed by an insert into a full cache costs about the same (440-840 ns against
+ *   540-800 ns; the runs disagree on which is faster);
+ * - the hit rate of a skewed read-through stream over 10x the capacity is lower: 14.5% against
+ *   18.4% (mild skew) and 38.0% against 42.9% (hot set), since an entry read once in the old
+ *   generation is kept no longer than one unused for as long.
+ * So this map wins where hits dominate and a miss is cheap to repair (the flat view, the JSON and
+ * trace caches), and loses where a miss costs far more than the 60-150 ns a hit saves, as a
+ * LevelDB read behind the state-db node cache may: that cache is the candidate for lru-cache.
  */
 export class Lru<K, V> {
   private young = new Map<K, V>();

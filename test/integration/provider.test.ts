@@ -1,7 +1,8 @@
 /**
  * In-process use (issue 4): createNode() without HTTP, its EIP-1193 providers for both networks,
  * ethers' BrowserProvider and viem's custom transport over them, errors with code/message/data,
- * the README's snapshot-per-test pattern, HTTP added later with node.server(), and node.close().
+ * the snapshot-per-test pattern of docs/library.md#in-a-test-suite, HTTP added later with
+ * node.server(), and node.close().
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -218,7 +219,7 @@ describe('viem over custom(node.provider)', () => {
   });
 });
 
-// The README's pattern: one snapshot before each test, a revert after it, so tests never see
+// docs/library.md#in-a-test-suite's pattern: one snapshot before each test, a revert after it, so tests never see
 // each other's state.
 describe('snapshot in beforeEach, revert in afterEach (README pattern)', () => {
   const provider = () => node.provider;

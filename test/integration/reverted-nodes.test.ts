@@ -12,7 +12,7 @@ const start = nodesClosedAfterEach();
 const X = '0x00000000000000000000000000000000000000e1';
 const hexOf = (n: number | bigint) => `0x${n.toString(16)}`;
 
-/** Trie nodes in the chain's store (key prefix 0x06, store-keys.ts). */
+/** Trie nodes in the chain's store (key prefix 0x06, src/chain/storage/keys.ts). */
 async function storedNodes(chain: Chain): Promise<number> {
   // The store is private to the chain; the test counts its keys directly.
   const kv = (chain as unknown as { store: { kv: Kv } }).store.kv;

@@ -6,7 +6,7 @@
  *
  * Clients other than the test itself bind their sockets to other loopback addresses (127.0.0.2…):
  * Linux routes all of 127.0.0.0/8 to the loopback interface, and the devnode accepts bans of those
- * addresses while refusing 127.0.0.1 and ::1 (docs/decisions.md).
+ * addresses while refusing 127.0.0.1 and ::1 (docs/decisions.md#client-bans-and-reputation-sco_-bridge-state-module-list).
  */
 import { request } from 'node:http';
 import { connect } from 'node:net';

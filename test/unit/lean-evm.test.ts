@@ -39,6 +39,14 @@ const STOCK = [
   { file: 'evm.js', start: '    postMessageCleanup() {', sha256: '00ce72a33075a58b' },
 ];
 
+/**
+ * The one version of every @ethereumjs package: evm/ copies or hooks internals of evm, vm,
+ * statemanager and common, and mixing versions of the family is not supported upstream. Updating
+ * means: change all eight here, in package.json and package-lock.json, then re-check STOCK.
+ */
+const ETHEREUMJS_VERSION = '10.1.3';
+const ETHEREUMJS_PACKAGES = ['common', 'evm', 'mpt', 'rlp', 'statemanager', 'tx', 'util', 'vm'];
+
 function stockSource(file: string, start: string): string {
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve('@ethereumjs/evm')).replace(/cjs$/, 'esm');
@@ -219,6 +227,19 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
     for (const { file, start, sha256 } of STOCK) {
       const digest = createHash('sha256').update(stockSource(file, start)).digest('hex').slice(0, 16);
       expect(digest, `@ethereumjs/evm changed ${file} "${start.trim()}": see the comment on STOCK`).toBe(sha256);
+    }
+  });
+
+  it('the @ethereumjs packages are pinned to the exact version the copies were written from', () => {
+    const read = (path: string) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
+    const manifest = read('../../package.json').dependencies as Record<string, string>;
+    const lockRoot = read('../../package-lock.json').packages[''].dependencies as Record<string, string>;
+    const names = Object.keys(manifest).filter((name) => name.startsWith('@ethereumjs/'));
+    expect(names.sort()).toEqual(ETHEREUMJS_PACKAGES.map((name) => `@ethereumjs/${name}`));
+    for (const name of names) {
+      expect(manifest[name], `${name} in package.json`).toBe(ETHEREUMJS_VERSION);
+      expect(lockRoot[name], `${name} in package-lock.json`).toBe(ETHEREUMJS_VERSION);
+      expect(read(`../../node_modules/${name}/package.json`).version, `${name} installed`).toBe(ETHEREUMJS_VERSION);
     }
   });
 

@@ -1,18 +1,15 @@
 /**
- * The pure half of merged-mining submissions (src/chain/merged-mining/submit.ts): Bitcoin parsing, the
- * tag search and the three solution forms. Transactions come from @scure/btc-signer; the proofs
+ * The pure half of merged-mining submissions (src/chain/merged-mining/submit.ts, with the Bitcoin
+ * parsing of src/chain/bitcoin/parse.ts): Bitcoin parsing, the tag search and the three solution forms. Transactions come from @scure/btc-signer; the proofs
  * are checked with the node's validator against the node's own proof builder.
  */
 import { describe, expect, it } from 'vitest';
 import * as btc from '@scure/btc-signer';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
+import { BitcoinDataError, parseBlock, parseHeader, parseTransaction } from '../../src/chain/bitcoin/parse.js';
 import {
-  BitcoinDataError,
   mergedMiningHashIn,
-  parseBlock,
-  parseHeader,
-  parseTransaction,
   proofOf,
   solutionFromBlock,
   solutionFromMerkleHashes,

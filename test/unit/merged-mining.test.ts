@@ -2,9 +2,9 @@ import { describe, it, expect } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, concatBytes, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { sha256Midstate, sha256Resume } from '../../src/chain/bitcoin/midstate.js';
+import { btcHeaderHash } from '../../src/chain/bitcoin/encoding.js';
 import {
   RSK_TAG,
-  btcHeaderHash,
   coinbaseMerkleProof,
   compressCoinbase,
   forkDetectionAncestorHeights,

@@ -19,10 +19,15 @@ import {
 } from '@ethereumjs/util';
 import { keccak_256 as keccak256 } from '@noble/hashes/sha3.js';
 import { orderedTrieRoot, orderedTrieWithPaths } from '../../src/chain/state/ordered-trie.js';
-import { IndexedTrie, accountProof, indexedTrieProof, slotKey } from '../../src/chain/state/proofs.js';
+import { IndexedTrie, accountProof, slotKey, type TrieProof } from '../../src/chain/state/proofs.js';
 import { EMPTY_TRIE_ROOT, decodeAccount, decodeStorageValue, verifySecureTrieProof, verifyTrieProof } from '../helpers/mpt-verify.js';
 
 const hex = (nodes: Uint8Array[]) => nodes.map((n) => bytesToHex(n));
+
+/** The path to entry `index` of the trie keyed by RLP(index) over `values`. */
+function indexedTrieProof(values: readonly Uint8Array[], index: number): TrieProof {
+  return IndexedTrie.build(values).prove(index);
+}
 
 /** Receipt-like values: distinct, and long enough (as receipts are, with their bloom) never to be embedded. */
 function values(count: number): Uint8Array[] {
@@ -37,7 +42,7 @@ async function ethereumjsProof(list: Uint8Array[], index: number, geth = true): 
   return geth ? nodes.filter((node, i) => i === 0 || node.length >= 32) : nodes;
 }
 
-describe('indexedTrieProof (receipt trie paths)', () => {
+describe('IndexedTrie proofs (receipt trie paths)', () => {
   // 1: a lone leaf; 17: a root branch; 130 and 300: keys RLP(i) of 1, 2 and 3 bytes (0x80, 0x8180, 0x820100).
   for (const count of [1, 2, 3, 16, 17, 130, 300]) {
     it(`proves entries of a ${count}-entry trie against the root block-builder computes, with @ethereumjs/mpt's nodes`, async () => {
@@ -80,11 +85,6 @@ describe('indexedTrieProof (receipt trie paths)', () => {
     expect(() => verifyTrieProof(bytesToHex(other), RLP.encode(5), hex(proof.nodes))).toThrow(/does not hash/);
     // Entry 6 sits under another child of the same branch: the path of 5 does not hold it.
     expect(() => verifyTrieProof(bytesToHex(proof.root), RLP.encode(6), hex(proof.nodes))).toThrow();
-  });
-
-  it('indexedTrieProof builds the trie and proves one entry, as IndexedTrie does', () => {
-    const list = values(20);
-    expect(indexedTrieProof(list, 18)).toEqual(IndexedTrie.build(list).prove(18));
   });
 
   it('a proof is its own array: reversing it (as rsk_ does) leaves the trie\'s next answer alone', () => {

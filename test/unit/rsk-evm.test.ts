@@ -1,5 +1,5 @@
 /**
- * RSK's EVM rules on the EVM itself (src/chain/evm/, common.ts), with hand-assembled code so that
+ * RSK's EVM rules on the EVM itself (src/chain/evm/, rsk-common.ts), with hand-assembled code so that
  * every expected gas figure can be added up by hand from rskj's rules (VM.java, Program.java,
  * PrecompiledContracts.java). The same rules through JSON-RPC: test/integration/rsk-evm.test.ts.
  */

@@ -1,6 +1,6 @@
 /**
  * Keccak-256 for everything the node hashes: trie nodes and keys (through the Common's
- * customCrypto, common.ts), transaction and block hashes, addresses. hash-wasm's WebAssembly
+ * customCrypto, evm/rsk-common.ts), transaction and block hashes, addresses. hash-wasm's WebAssembly
  * Keccak is 4-10x faster than @noble/hashes' JavaScript one for 32-600 byte inputs (trie nodes
  * are most of a block's hashing), and needs no native binary. WebAssembly is set up
  * asynchronously: createNode waits for it (about 4 ms) before hashing the genesis tries, and the

@@ -1,6 +1,6 @@
 /**
  * secp256k1 through the native `secp256k1` binding: about 20x faster than the pure-JS curve for
- * signature recovery (measured in DESIGN.md), which every incoming transaction needs.
+ * signature recovery (measured when chosen, docs/decisions.md#execution), which every incoming transaction needs.
  */
 import { createRequire } from 'node:module';
 import type Secp256k1 from 'secp256k1';

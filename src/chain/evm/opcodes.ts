@@ -1,5 +1,5 @@
 /**
- * Opcodes RSK has that @ethereumjs/common will not enable on a Petersburg base (see common.ts).
+ * Opcodes RSK has that @ethereumjs/common will not enable on a Petersburg base (see rsk-common.ts).
  * Each re-implements the yellow-paper semantics the EVM package uses for later forks.
  */
 import { memoryExpansionCost } from './memory.js';

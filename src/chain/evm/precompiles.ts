@@ -5,7 +5,7 @@
  *
  * - bn128 add/mul/pairing (RSKIP137) are priced as EIP-1108 (150, 6,000, 45,000 + 34,000 per
  *   pair; rskj BN128Addition/Multiplication/Pairing.java), not Byzantium's; the prices are
- *   Common parameters (common.ts).
+ *   Common parameters (rsk-common.ts).
  * - blake2f (RSKIP153) at 0x09, which Petersburg lacks: ethereumjs's own EIP-152 implementation,
  *   taken from an Istanbul Common; 1 gas per round (rskj Blake2F.getGasForData). Nothing at 0x0a.
  * - A precompile that fails (bad input, not lack of gas) makes the call return 0 and costs only its

@@ -1,5 +1,5 @@
 /**
- * Runs read-only executions (eth_call, eth_estimateGas attempts) over a StateView (head-state.ts),
+ * Runs read-only executions (eth_call, eth_estimateGas attempts) over a StateView (state/flat-view.ts),
  * undoing every change after each run. Making an EVM costs about a millisecond (profiled: the
  * constructor rebuilds the opcode table and precompiles), more than a call, so EVMs are not made
  * per call nor per head: each chain keeps up to IDLE_ENGINES idle EVMs with their read-only state

@@ -1,6 +1,6 @@
 /**
  * The bridge to @ethereumjs: state managers over the chain's trie, the block context the EVM reads
- * (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...), and the EVM side (evm-runtime.ts), which
+ * (NUMBER, TIMESTAMP, COINBASE, BLOCKHASH, BASEFEE, ...), and the EVM side (runtime.ts), which
  * is loaded on first need: @ethereumjs/vm and /evm were most of the node's start-up time, and
  * reading state needs neither.
  */
@@ -48,7 +48,7 @@ export class Execution implements ExecutionContext {
 
   /**
    * A state manager positioned at `root`, reading and writing trie nodes through `db`; it records
-   * what it writes (state-changes.ts), which the block builder hands on with the block.
+   * what it writes (state/tracking-state-manager.ts), which the block builder hands on with the block.
    */
   stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager {
     const trie = this.trie(db, root);

@@ -1,13 +1,15 @@
 /**
  * Bitcoin merged mining as RSK does it (reference sections 5 and 6): building a deterministic
  * BTC coinbase/header/merkle proof for a block (the regtest miner's job) and checking such a
- * proof (rskj's ProofOfWorkRule).
- *
- * Byte orders: "internal" is the raw SHA256d output as serialized inside BTC structures;
- * "display" is its reverse, the way BTC hashes are printed and compared as numbers.
+ * proof (rskj's ProofOfWorkRule). Bitcoin's byte formats are in ../bitcoin/ (byte orders:
+ * bitcoin/encoding.ts).
  */
 import { createHash } from 'node:crypto';
-import { bytesToHex, concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
+import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { lastIndexOf, sha256, sha256d } from '../base/bytes.js';
+import { coinbaseTransaction } from '../bitcoin/coinbase.js';
+import { BTC_HEADER_SIZE, btcHeaderHash, reversed } from '../bitcoin/encoding.js';
 import { sha256Midstate, sha256Resume } from '../bitcoin/midstate.js';
 
 export const RSK_TAG: Uint8Array = utf8ToBytes('RSKBLOCK:');
@@ -21,7 +23,6 @@ export interface MergedMiningProof {
   merkleProof: Uint8Array;
 }
 
-const BTC_HEADER_SIZE = 80;
 const MAX_MERKLE_PROOF_LENGTH = 960;
 const MAX_BYTES_AFTER_MERGED_MINING_HASH = 128;
 /** Byte count (8) plus SHA-256 state (32) at the start of the stored coinbase. */
@@ -41,11 +42,6 @@ type Validation = { ok: true } | { ok: false; reason: string };
 /** PoW target: floor(2^256 / d), with d raised to 3 when d <= 2 (rskj DifficultyUtils). */
 export function powTarget(difficulty: bigint): bigint {
   return (1n << 256n) / (difficulty <= 2n ? 3n : difficulty);
-}
-
-/** Double SHA-256 of the 80-byte header, in display (reversed) byte order. */
-export function btcHeaderHash(btcHeader: Uint8Array): Uint8Array {
-  return sha256(sha256(btcHeader)).reverse();
 }
 
 /**
@@ -167,7 +163,7 @@ export function validateMergedMiningProof(
     }
     node = sha256d(concatBytes(node, reversed(sibling)));
   }
-  if (!equalBytes(node, btcHeader.subarray(36, 68))) {
+  if (!equalsBytes(node, btcHeader.subarray(36, 68))) {
     return fail("merkle proof does not link the coinbase to the BTC header's merkle root");
   }
   return { ok: true };
@@ -208,32 +204,18 @@ export function forkDetectionData(
 }
 
 /**
- * Serialized legacy coinbase: version 1; one input (null outpoint, empty script); output 0 pays
- * 50 BTC to a P2PK script; output 1 pays 0 with script = prefix ‖ RSKBLOCK: ‖ hash; locktime 0.
- * rskj's miner uses a random 0-999 byte prefix and a random key; both are derived from the hash.
+ * The regtest miner's coinbase (bitcoin/coinbase.ts) committing to the hash: output 1's script is
+ * prefix ‖ RSKBLOCK: ‖ hash. rskj's miner uses a random 0-999 byte prefix and a random key; both
+ * are derived from the hash here.
  */
 function buildCoinbaseTx(hashForMergedMining: Uint8Array): Uint8Array {
   const material = expand(sha256(concatBytes(RSK_TAG, hashForMergedMining)), 2 + 32 + 999);
   const prefixLength = ((material[0]! << 8) | material[1]!) % 1000;
-  const pubKey = concatBytes(Uint8Array.of(0x02), material.subarray(2, 34));
-  const p2pk = concatBytes(Uint8Array.of(pubKey.length), pubKey, Uint8Array.of(0xac)); // push key, OP_CHECKSIG
-  const tagScript = concatBytes(material.subarray(34, 34 + prefixLength), RSK_TAG, hashForMergedMining);
-  return concatBytes(
-    u32le(1),
-    varInt(1),
-    new Uint8Array(32),
-    u32le(0xffffffff),
-    varInt(0),
-    u32le(0xffffffff),
-    varInt(2),
-    u64le(COINBASE_REWARD_SATOSHIS),
-    varInt(p2pk.length),
-    p2pk,
-    u64le(0n),
-    varInt(tagScript.length),
-    tagScript,
-    u32le(0),
-  );
+  return coinbaseTransaction({
+    rewardSatoshis: COINBASE_REWARD_SATOSHIS,
+    publicKey: concatBytes(Uint8Array.of(0x02), material.subarray(2, 34)),
+    dataScript: concatBytes(material.subarray(34, 34 + prefixLength), RSK_TAG, hashForMergedMining),
+  });
 }
 
 /**
@@ -256,58 +238,11 @@ function isValid64ByteTransaction(pair: Uint8Array): boolean {
   return inputScriptLength + pair[outputCountAt + 9]! === 4;
 }
 
-/** Node's native SHA-256: every mined block hashes a ~1 KB coinbase and its pseudo-random parts. */
-function sha256(data: Uint8Array): Uint8Array {
-  return createHash('sha256').update(data).digest();
-}
-
-function sha256d(data: Uint8Array): Uint8Array {
-  return sha256(sha256(data));
-}
-
 /** `length` pseudo-random bytes drawn from `seed` (SHAKE256, one native call). */
 function expand(seed: Uint8Array, length: number): Uint8Array {
   return createHash('shake256', { outputLength: length }).update(seed).digest();
 }
 
-function varInt(n: number): Uint8Array {
-  if (n < 0xfd) return Uint8Array.of(n);
-  if (n <= 0xffff) return Uint8Array.of(0xfd, n & 0xff, n >>> 8);
-  return concatBytes(Uint8Array.of(0xfe), u32le(n));
-}
-
-function u32le(n: number): Uint8Array {
-  const out = new Uint8Array(4);
-  new DataView(out.buffer).setUint32(0, n, true);
-  return out;
-}
-
-function u64le(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n, true);
-  return out;
-}
-
-function reversed(bytes: Uint8Array): Uint8Array {
-  return Uint8Array.from(bytes).reverse();
-}
-
-function bytesToBigInt(bytes: Uint8Array): bigint {
-  return BigInt('0x' + bytesToHex(bytes));
-}
-
 function hex(n: bigint): string {
   return '0x' + n.toString(16).padStart(64, '0');
-}
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
-}
-
-function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }

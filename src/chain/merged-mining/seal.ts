@@ -8,7 +8,8 @@ import type { RskBlock } from '../records/block.js';
 import { blockRlpLength } from '../records/block.js';
 import type { BuiltBlock } from '../exec/block-builder.js';
 import { type RskHeader, baseHashForMergedMining, blockHash } from '../records/header.js';
-import { type MergedMiningProof, btcHeaderHash, forkDetectionAncestorHeights, forkDetectionData, mineMergedMiningProof } from './proof.js';
+import { btcHeaderHash } from '../bitcoin/encoding.js';
+import { type MergedMiningProof, forkDetectionAncestorHeights, forkDetectionData, mineMergedMiningProof } from './proof.js';
 
 /** rskj computes fork detection data only from this height on (a chain of 449 blocks). */
 const FORK_DETECTION_MIN_HEIGHT = 449n;

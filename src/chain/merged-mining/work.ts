@@ -1,8 +1,9 @@
 /**
  * Merged-mining work, rskj's MinerServer side (reference 6.5): the unsealed block the node hands
  * to merged miners, and the last few of them, so that a solution for a block handed out a moment
- * ago still finds it (rskj's `blocksWaitingForPoW`). The chain builds the work (`Chain.currentWork`)
- * and imports solved blocks (`Chain.importMergedMinedBlock`); this file keeps the book.
+ * ago still finds it (rskj's `blocksWaitingForPoW`). The chain builds the work
+ * (`chain.merged.currentWork()`) and imports solved blocks (`chain.merged.import()`, both in
+ * chain/merged.ts); this file keeps the book.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { PendingView } from '../exec/block-builder.js';

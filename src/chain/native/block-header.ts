@@ -22,6 +22,7 @@
  */
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';
+import { lastIndexOf } from '../base/bytes.js';
 import { type AbiType, type AbiValue, encodeBytes, javaBigIntegerBytes } from './abi.js';
 import { type NativeMethod, NativeMethodError, dataGas, nativeContract } from './method.js';
 import type { NativeCall } from './types.js';
@@ -47,15 +48,6 @@ async function blockAtDepth(depthArg: bigint, call: NativeCall): Promise<RskBloc
   if (number < 0n) return undefined;
   if (call.blockAt === undefined) throw new Error('BlockHeader: NativeCall.blockAt is required');
   return call.blockAt(number);
-}
-
-/** Collections.lastIndexOfSubList. */
-function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
-  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
-    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
-    return i;
-  }
-  return -1;
 }
 
 /** GetMergedMiningTags: what follows "RSKBLOCK:" + the 32-byte hash in the merged-mining coinbase. */

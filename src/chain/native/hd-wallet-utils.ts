@@ -14,6 +14,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { createBase58check } from '@scure/base';
 import { HDKey, type Versions } from '@scure/bip32';
+import { compareBytes } from '../base/bytes.js';
 import { encodeBytes, encodeString } from './abi.js';
 import { type NativeMethod, NativeMethodError, nativeContract } from './method.js';
 
@@ -116,11 +117,6 @@ const MAXIMUM_ALLOWED_KEYS = 15;
 const OP_CHECKMULTISIG = 0xae;
 /** OP_1..OP_16 are 0x51..0x60 (bitcoinj ScriptBuilder.smallNum). */
 const smallNum = (n: number) => 0x50 + n;
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
-}
 
 const getMultisigScriptHash: NativeMethod = {
   name: 'getMultisigScriptHash',

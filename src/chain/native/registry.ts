@@ -4,7 +4,7 @@
  *
  * A precompile's input is only {data, gasLimit, common, _EVM}. What a native contract also needs:
  * - caller, value, depth, static flag, call type: the Message of the native frame. Each EVM built
- *   by Execution.vm() gets one synchronous 'beforeMessage' listener (trackNativeFrames) that keeps
+ *   by EvmRuntime.evm() (exec/runtime.ts) gets one synchronous 'beforeMessage' listener (trackNativeFrames) that keeps
  *   the last message addressed to a native contract's address, the caller of the depth-0 message
  *   (tx.origin) and the static flag of the latest message at each depth (its parent's flag tells a
  *   STATICCALL from a CALL inside a static frame). Native contracts never call out, so no other

@@ -1,7 +1,8 @@
 /**
  * Transactions waiting for a block. Per sender they are kept by nonce; a transaction is
  * "pending" when every lower nonce down to the sender's state nonce is present, else "queued"
- * (rskj's terms). Validation against state lives in chain.ts; this is the bookkeeping.
+ * (rskj's terms). Validation against state lives in ../intake.ts and validation.ts; this is the
+ * bookkeeping.
  */
 import type { LegacyTx } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';

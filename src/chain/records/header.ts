@@ -1,12 +1,12 @@
 /**
  * The RSK block header (reference sections 6 and 9): its fields, its RLP in the three forms rskj
  * uses, and the two hashes derived from it. We follow the "v0" header layout (256-byte bloom in
- * the header), which is what RSK mainnet uses; see docs/decisions.md.
+ * the header), which is what RSK mainnet uses; see docs/decisions.md#block-header-and-hashes.
  *
  * - hash form: every field plus the Bitcoin merged-mining header (after RSKIP92 the proof and
  *   coinbase are not hashed). keccak256 of it is the block hash; rsk_getRawBlockHeaderBy* return it.
  * - merged-mining form: the hash form without any merged-mining field; keccak256 of it is the
- *   hashForMergedMining (before fork detection data, see merged-mining.ts).
+ *   hashForMergedMining (before fork detection data, see merged-mining/proof.ts).
  * - full form: the hash form plus the merkle proof and the compressed coinbase (stored, and
  *   counted in the block `size`).
  */

@@ -6,7 +6,7 @@
  *
  * A block's frame keeps, for every key the block wrote, the cache's entry before the first write,
  * which is the parent state's value: the state manager reads a key not cached yet before writing
- * it (state-changes.ts), as the EVM, REMASC and the flush mostly do anyway. A key the caches would
+ * it (tracking-state-manager.ts), as the EVM, REMASC and the flush mostly do anyway. A key the caches would
  * have to forget cannot be put back (they cannot drop one key through their public API), and a
  * whole storage cleared is not journaled: a revert across such a block empties the caches as before.
  */

@@ -5,7 +5,7 @@
  * stays right for as long as the view is used at that root.
  *
  * When a mined block moves the head on, the view goes on with it (`HeadState.advance`): the
- * block's miner recorded every account and slot it wrote (state-changes.ts); the new view takes
+ * block's miner recorded every account and slot it wrote (tracking-state-manager.ts); the new view takes
  * the written accounts' new values, forgets the written slots, and keeps the rest of what the old
  * one had read. Any other change of the latest root (evm_revert,
  * hardhat_reset, hardhat_set*, a merged-mined block, a block that cleared some storage) starts

@@ -8,6 +8,7 @@
  */
 import { RLP, type Input } from '@ethereumjs/rlp';
 import { keccak256 } from '../base/hash.js';
+import { compareBytes } from '../base/bytes.js';
 
 type Entry = { nibbles: Uint8Array; value: Uint8Array; index: number };
 type Node = Input;
@@ -106,10 +107,4 @@ function toNibbles(bytes: Uint8Array): Uint8Array {
     nibbles[2 * i + 1] = bytes[i]! & 0x0f;
   }
   return nibbles;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }

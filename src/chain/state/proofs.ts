@@ -65,11 +65,6 @@ export class IndexedTrie {
   }
 }
 
-/** The path to entry `index` of the trie keyed by RLP(index) over `values` (see IndexedTrie). */
-export function indexedTrieProof(values: readonly Uint8Array[], index: number): TrieProof {
-  return IndexedTrie.build(values).prove(index);
-}
-
 // ---- accounts and storage (EIP-1186) ------------------------------------------------------------
 
 export interface StorageProof {

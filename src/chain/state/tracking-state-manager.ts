@@ -1,7 +1,7 @@
 /**
  * The miner's state manager: MerkleStateManager that remembers what it wrote.
  * - The accounts and storage slots a block changed, so the flat view of the latest state
- *   (head-state.ts) can go on to the block's state, taking the changed accounts' new values and
+ *   (flat-view.ts) can go on to the block's state, taking the changed accounts' new values and
  *   forgetting the changed slots, instead of starting empty after every block.
  * - The keys written since the last flush, which is all its flush writes (ethereumjs' would also
  *   write back what reads had cached), and storage writes stay in the cache until then.
@@ -24,7 +24,7 @@ export interface StateChanges {
    * their values once the block's state root was computed (null: no account there).
    */
   accounts: Map<string, Account | null>;
-  /** Storage slots written, keyed as head-state.ts keys them: address ‖ 0x-slot. */
+  /** Storage slots written, keyed as flat-view.ts keys them: address ‖ 0x-slot. */
   slots: Set<string>;
   /**
    * A whole account's storage was cleared (contract creation, self-destruct): every slot of it
@@ -33,7 +33,7 @@ export interface StateChanges {
   storageCleared: boolean;
 }
 
-/** The key head-state.ts files a storage slot under. */
+/** The key flat-view.ts files a storage slot under. */
 export function slotKey(address: Address, slot: Uint8Array): string {
   return `${address.toString()}${bytesToHex(slot)}`;
 }

@@ -3,7 +3,7 @@
  * (topic position, topic), and one "has logs" mark. A query intersects the postings' block
  * ranges, so eth_getLogs touches only blocks that can match and never reads a receipt that cannot.
  */
-import { bytesToHex, concatBytes } from '@ethereumjs/util';
+import { bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../records/receipt.js';
 import { type Kv, decodeNumber, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
 
@@ -64,12 +64,6 @@ export async function candidateBlocks(kv: Kv, criteria: LogCriteria): Promise<bi
   return [...smallest!].filter((n) => others.every((set) => set.has(n))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** The spec's matching rule: address in the list; each topic position null or one of its alternatives. */
 export function logMatches(log: LogRecord, criteria: Pick<LogCriteria, 'addresses' | 'topics'>): boolean {
   if (criteria.addresses !== undefined && !anySame(criteria.addresses, log.address)) return false;
@@ -83,7 +77,7 @@ export function logMatches(log: LogRecord, criteria: Pick<LogCriteria, 'addresse
 }
 
 function anySame(list: Uint8Array[], value: Uint8Array): boolean {
-  for (const item of list) if (sameBytes(item, value)) return true;
+  for (const item of list) if (equalsBytes(item, value)) return true;
   return false;
 }
 

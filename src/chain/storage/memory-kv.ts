@@ -4,7 +4,7 @@
  * 450 bytes on top of the data; 2,800 blocks of the bench held 87,000 of them). Here the records
  * that are only ever looked up by key (blocks, receipts, indexes, trie nodes: nearly all of them)
  * live in a Map from a one-byte-per-byte string key to a place in large shared value slabs; only
- * the prefixes that are scanned in key order (store-keys.ts ORDERED_PREFIXES: meta records and the
+ * the prefixes that are scanned in key order (keys.ts ORDERED_PREFIXES: meta records and the
  * log index) stay in a memory-level tree. Dead slab bytes (overwritten or deleted records: reverted
  * blocks) are reclaimed by copying the live values into fresh slabs once they outweigh the live ones.
  */

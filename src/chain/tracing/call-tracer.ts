@@ -8,8 +8,8 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
-import { errorString, panicCode } from '../exec/revert-data.js';
-import { gethError } from './errors.js';
+import { PANIC_REASONS, errorString, panicCode } from '../exec/revert-data.js';
+import { gethError } from './failure-text.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';
 
@@ -121,20 +121,6 @@ function survivingLogIndexes(root: Frame, start: number): Map<number, number> {
   kept.sort((a, b) => a - b);
   return new Map(kept.map((seq, i) => [seq, start + i]));
 }
-
-/** geth's abi.UnpackRevert wording of Panic(uint256) codes. */
-const PANIC_REASONS: Record<number, string> = {
-  0x00: 'generic panic',
-  0x01: 'assert(false)',
-  0x11: 'arithmetic underflow or overflow',
-  0x12: 'division or modulo by zero',
-  0x21: 'enum overflow',
-  0x22: 'invalid encoded storage byte array accessed',
-  0x31: 'out-of-bounds array access; popping on an empty array',
-  0x32: 'out-of-bounds access of an array or bytesN',
-  0x41: 'out of memory',
-  0x51: 'uninitialized function',
-};
 
 export function decodeRevertReason(data: Uint8Array): string | undefined {
   const reason = errorString(data);

@@ -12,7 +12,7 @@
  *   "<name>: <message>" on the others), and then `result` is null.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { javaClassAndMessage, javaThrowableString, rskjException } from './errors.js';
+import { javaClassAndMessage, javaThrowableString, rskjException } from './failure-text.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';
 

@@ -3,8 +3,7 @@
  * code, and of SummarizedProgramTrace (with a TransferInvoke) for one that runs none: a value
  * transfer, a call to a precompiled contract, a creation without init code, and REMASC.
  */
-import { bytesToHex } from '@ethereumjs/util';
-import { javaClassAndMessage, rskjException } from './errors.js';
+import { javaClassAndMessage, rskjException } from './failure-text.js';
 import type { TracedTx } from './replay.js';
 
 const unprefixed = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
@@ -20,7 +19,7 @@ export function structLogTrace(traced: TracedTx): Record<string, unknown> {
   return {
     contractAddress: root.address === undefined ? null : unprefixed(root.address),
     // The state trie hashes slot keys (secure trie), so a contract's slots cannot be listed: this is
-    // rskj's output for a contract over its init-storage limit (docs/decisions.md).
+    // rskj's output for a contract over its init-storage limit (docs/decisions.md#tracing-debug_-trace_).
     initStorage: {},
     structLogs: traced.recorder!.structLogs ?? [],
     result: unprefixed(root.output),
@@ -49,5 +48,3 @@ function summarizedTrace(traced: TracedTx): Record<string, unknown> {
     reverted: false,
   };
 }
-
-export const txHashHex = (traced: TracedTx): string => bytesToHex(traced.tx.hash);

@@ -14,6 +14,7 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
+import { compareBytes } from '../../base/bytes.js';
 import {
   BTC_REGTEST_P2SH_VERSION,
   ERP_FEDERATION_ACTIVATION_DELAY,
@@ -41,11 +42,6 @@ export interface Federation {
   address: string;
   creationTimeSeconds: bigint;
   creationBlockNumber: bigint;
-}
-
-function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }
 
 /** OP_1..OP_16 for small numbers (bitcoinj ScriptBuilder.smallNum). */

@@ -1,5 +1,5 @@
 /**
- * The Bridge's read methods, answered from the emulated state (../bridge-state.ts) and the regtest
+ * The Bridge's read methods, answered from the emulated state (./state.ts) and the regtest
  * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
@@ -14,16 +14,12 @@ import {
   SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE,
 } from './constants.js';
 import { GENESIS_FEDERATION, federatorPublicKey, type Federation, type FederationKeyType } from './federation.js';
-import type { AbiValue } from './abi.js';
+import type { AbiValue } from '../abi.js';
+import { javaInt } from '../../base/bytes.js';
 
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
   return GENESIS_FEDERATION;
-}
-
-/** Java's BigInteger.intValue(): the low 32 bits as a signed int (Bridge reads index/depth this way). */
-export function javaIntValue(v: bigint): number {
-  return Number(BigInt.asIntN(32, v));
 }
 
 /** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits (Guava base16().lowerCase()). */
@@ -70,7 +66,7 @@ export const GETTERS: Record<string, Getter> = {
   getFederatorPublicKeyOfType: ([index, type]) => {
     const keyType = type as string;
     if (keyType !== 'btc' && keyType !== 'rsk' && keyType !== 'mst') return undefined; // KeyType.byValue throws
-    const key = federatorPublicKey(activeFederation(), BigInt(javaIntValue(index as bigint)), keyType as FederationKeyType);
+    const key = federatorPublicKey(activeFederation(), BigInt(javaInt(index as bigint)), keyType as FederationKeyType);
     return key ? [key] : undefined;
   },
   getMinimumLockTxValue: () => [MINIMUM_PEGIN_TX_VALUE_SATOSHIS],
@@ -80,7 +76,7 @@ export const GETTERS: Record<string, Getter> = {
   getBtcBlockchainInitialBlockHeight: () => [BigInt(emulatedBridgeState().btcChain[0]!.height)],
   getBtcBlockchainBlockHashAtDepth: ([depth]) => {
     const chain = emulatedBridgeState().btcChain;
-    const d = javaIntValue(depth as bigint);
+    const d = javaInt(depth as bigint);
     const maxDepth = btcChainHead().height - chain[0]!.height;
     if (d < 0 || d > maxDepth) return undefined; // IndexOutOfBoundsException "Depth must be between 0 and N"
     return [hexToBytes(chain[chain.length - 1 - d]!.hash)];

@@ -15,7 +15,7 @@
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
-import { AbiDecodeError, decodeAbi, encodeAbi, selectorHex, selectorOf, type AbiValue } from './abi.js';
+import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
 
@@ -24,10 +24,10 @@ export const BRIDGE_ADDRESS = hexToBytes('00000000000000000000000000000000010000
 const BY_SELECTOR = new Map<string, BridgeMethod>();
 for (const method of BRIDGE_METHODS) {
   const dynamic = DYNAMIC_SELECTORS[method.name];
-  const selector = dynamic
-    ? selectorOf(dynamic.slice(0, dynamic.indexOf('(')), dynamic.slice(dynamic.indexOf('(') + 1, -1).split(','))
-    : selectorOf(method.name, method.inputs);
-  BY_SELECTOR.set(selectorHex(selector), method);
+  const methodSelector = dynamic
+    ? selector(dynamic.slice(0, dynamic.indexOf('(')), dynamic.slice(dynamic.indexOf('(') + 1, -1).split(','))
+    : selector(method.name, method.inputs);
+  BY_SELECTOR.set(bytesToHex(methodSelector), method);
 }
 
 export function bridgeMethodBySelector(selector: Uint8Array): BridgeMethod | undefined {
@@ -55,7 +55,7 @@ function parse(data: Uint8Array): Parsed | undefined {
   if (!method) return undefined;
   if (DYNAMIC_SELECTORS[method.name]) return { method, args: [] };
   try {
-    return { method, args: decodeAbi(method.inputs, data.subarray(4)) };
+    return { method, args: decodeArguments(method.inputs, data) };
   } catch (e) {
     if (e instanceof AbiDecodeError) return undefined;
     throw e;

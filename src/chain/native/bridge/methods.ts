@@ -4,7 +4,7 @@
  * whether rskj allows it only in local calls (`fixedPermission(true)`), whether STATICCALL may
  * reach it (`CallTypeHelper.ALLOW_STATIC_CALL`, RSKIP417), and how the node answers it.
  */
-import type { AbiType } from './abi.js';
+import type { AbiType } from '../abi.js';
 
 export type Behaviour =
   /** Emulated: answered by GETTERS[name]. */
@@ -92,8 +92,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
 ];
 
 /**
- * Methods whose inputs include arrays (which this coder does not decode): matched by selector, so
- * they fail as rskj fails for them on a devnode without decoding the arguments.
+ * Methods whose inputs include arrays: matched by selector alone, their arguments not decoded, since
+ * they fail as rskj fails for them on a devnode whatever the arguments.
  * receiveHeaders(bytes[]): BridgeMethods cost is Bridge.receiveHeadersGetCost (25,000 + 3,500 per
  * extra header after RSKIP132); we charge the one-header cost.
  */

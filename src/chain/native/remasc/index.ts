@@ -20,7 +20,7 @@
  * evm_revert, eth_call at any block). `getStateForDebugging` answers RLP(RemascState) as rskj's.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
+import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes, setLengthLeft } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { REMASC_ADDRESS } from '../../base/addresses.js';
 import type { RskBlock } from '../../records/block.js';
@@ -104,7 +104,7 @@ class StorageProvider {
     await ensureAccount(this.state, REMASC);
     // A slot already holding the value is left alone (same state, no storage-trie rewrite).
     const put = async (key: Uint8Array, value: Uint8Array) => {
-      if (!equalBytes(await this.state.getStorage(REMASC, key), value)) await this.state.putStorage(REMASC, key, value);
+      if (!equalsBytes(await this.state.getStorage(REMASC, key), value)) await this.state.putStorage(REMASC, key, value);
     };
     if (this.rewardBalance !== undefined) await put(STORAGE_KEYS.rewardBalance, bigIntToUnpaddedBytes(this.rewardBalance));
     if (this.burnedBalance !== undefined) await put(STORAGE_KEYS.burnedBalance, bigIntToUnpaddedBytes(this.burnedBalance));
@@ -262,10 +262,6 @@ export const remascContract: NativeContract = {
     return { returnValue: encodeBytes(encodeRemascState(state)), gasUsed: 0n };
   },
 };
-
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
 
 function equal4(a: Uint8Array, b: Uint8Array): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];

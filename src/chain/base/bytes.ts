@@ -1,0 +1,37 @@
+/**
+ * The byte and number helpers several folders of the chain share, so each exists once. Byte
+ * equality is @ethereumjs/util's `equalsBytes`; its `compareBytes` compares as numbers, which is
+ * not the lexicographic order rskj and bitcoinj sort keys and trie paths by, hence ours.
+ */
+import { createHash } from 'node:crypto';
+
+/** Where `needle` last starts inside `haystack`, or -1 (Java's Collections.lastIndexOfSubList). */
+export function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let i = haystack.length - needle.length; i >= 0; i--) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return i;
+  }
+  return -1;
+}
+
+/** Lexicographic order of unsigned bytes, a prefix first (Guava UnsignedBytes.lexicographicalComparator). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** SHA-256 (node's native implementation). */
+export function sha256(data: Uint8Array): Uint8Array {
+  return createHash('sha256').update(data).digest();
+}
+
+/** Bitcoin's double SHA-256 (block hashes, txids, merkle nodes). */
+export function sha256d(data: Uint8Array): Uint8Array {
+  return sha256(sha256(data));
+}
+
+/** Java's `BigInteger.intValue()`: the low 32 bits, signed (rskj reads ABI offsets, lengths and indexes this way). */
+export function javaInt(value: bigint): number {
+  return Number(BigInt.asIntN(32, value));
+}
