@@ -197,7 +197,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
   const subscriptionHosts: SubscriptionHost[] = [];
 
-  const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
+  const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, { ...contexts[network], deadline: chains[network].execution.deadline() });
   const providers = Object.fromEntries(NETWORKS.map((n) => [n, inProcessProvider(n)])) as Record<NetworkName, Eip1193Provider>;
 
   /** The in-process provider: eth_subscribe works through it, pushing EIP-1193 `message` events. */

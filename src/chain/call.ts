@@ -5,7 +5,7 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
 import { rskTxOptions } from './common.js';
 import { ExecutionReverted } from './errors.js';
-import { type Deadline, startDeadline, withDeadline } from './evm/deadline.js';
+import { type Deadline, withDeadline } from './evm/deadline.js';
 import type { Execution } from './execution.js';
 import type { RskHeader } from './header.js';
 
@@ -47,7 +47,7 @@ function callBlock(execution: Execution, header: RskHeader): CallBlock {
   return block;
 }
 
-function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
+function execute(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline): Promise<EVMResult> {
   return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
 
@@ -67,10 +67,11 @@ function callOn(evm: EVM, execution: Execution, header: RskHeader, params: CallP
   });
 }
 
-export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
+/** `deadline`: the request's (evm/deadline.ts); a new one with the node's limit when absent. */
+export async function runCall(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<CallResult> {
   const cap = execution.callGasCap;
   const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
-  const result = await execute(execution, runner, header, params, gas, startDeadline(execution.timeoutMs));
+  const result = await execute(execution, runner, header, params, gas, deadline);
   const error = result.execResult.exceptionError;
   return {
     returnValue: result.execResult.returnValue,
@@ -90,9 +91,8 @@ function intrinsicGas(execution: Execution, params: CallParams): bigint {
  * (so it is exact for this node's gas rules). A REVERT is refused as in eth_call; any other
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
  */
-export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
+export async function estimateGas(execution: Execution, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<bigint> {
   // One deadline for the whole search, not one per attempt.
-  const deadline = startDeadline(execution.timeoutMs);
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
   if (execution.callGasCap < cap) cap = execution.callGasCap;
   if (params.gas !== undefined && params.gas < cap) cap = params.gas;

@@ -13,6 +13,7 @@ import type { NodeAccount } from './accounts.js';
 import type { RskBlock } from './block.js';
 import { BlockProducer, type PendingView } from './block-producer.js';
 import type { CallParams, CallResult } from './call.js';
+import type { Deadline } from './evm/deadline.js';
 import { ChainHead, type StateTarget } from './chain-head.js';
 import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './chain-parts.js';
 import { createRskCommon } from './common.js';
@@ -246,14 +247,15 @@ export class Chain {
 
   // ---- execution without a transaction ----------------------------------------------------------
 
-  async call(params: CallParams, target: StateTarget): Promise<CallResult> {
+  /** `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent. */
+  async call(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<CallResult> {
     const { runCall } = await this.execution.runtime();
-    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params);
+    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
   }
 
-  async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
+  async estimateGas(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
-    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params);
+    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------

@@ -15,6 +15,7 @@ import type { EvmRuntime } from './evm-runtime.js';
 import { DirectPathTrie } from './direct-path-trie.js';
 import { ChangeTrackingStateManager } from './state-changes.js';
 import { startFastKeccak } from './hash.js';
+import { Deadline } from './evm/deadline.js';
 
 /** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
 export const CALL_GAS_CAP = 10_000_000n;
@@ -58,6 +59,11 @@ export class Execution {
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
   private runtimeLoad?: Promise<EvmRuntime>;
+
+  /** A time limit of `timeoutMs` for one request's executions (evm/deadline.ts). */
+  deadline(): Deadline {
+    return new Deadline(this.timeoutMs);
+  }
 
   constructor(
     readonly common: Common,

@@ -6,6 +6,7 @@ import type { BanList } from '../gateway/ban-list.js';
 import type { ClientReputation } from '../gateway/client-reputation.js';
 import type { MethodSpec } from './types.js';
 import type { FilterSizeLimits } from './filter-params.js';
+import type { Deadline } from '../chain/evm/deadline.js';
 
 export interface RpcOptions {
   /** rskj rpc.skipRemasc: hide the REMASC transaction from block results. */
@@ -33,6 +34,16 @@ export interface RpcContext {
   client?: string;
   /** The API key the call came with, whose filters count against MAX_FILTERS_PER_KEY; undefined in-process. */
   filterOwner?: string;
+  /**
+   * The time limit of the request's executions, one per request body (a batch's calls share it);
+   * absent, each execution gets the node's limit (requestDeadline).
+   */
+  deadline?: Deadline;
+}
+
+/** The request's deadline, or one with the node's limit for this execution alone. */
+export function requestDeadline(ctx: RpcContext): Deadline {
+  return ctx.deadline ?? ctx.chain.execution.deadline();
 }
 
 /** Node-wide, shared by both networks. */

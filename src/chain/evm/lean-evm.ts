@@ -24,11 +24,13 @@
  * Everything else is the stock methods of @ethereumjs/evm 10.1 (evm.ts `runInterpreter`,
  * `_executeCall`) for the rules our Common can activate (createRskCommon fixes them): no EOF, so no
  * INVALID_EOF_FORMAT; the EIPs of CALL_EIPS_LEFT_OUT, else the stock `_executeCall` runs.
- * The Interpreter class is not exported; it is taken from the first frame, which runs through the
- * stock method (its result carries the interpreter in `runState`).
+ * The Interpreter class is not exported; it is taken from a STOP frame run once through the stock
+ * method (its result carries the interpreter in `runState`). Frames the stock loop runs (traced
+ * ones) get the time-limit check after each step (checkedStep, evm/deadline.ts).
  */
-import { EVM, EVMError, type EVMResult, type ExecResult, type Message } from '@ethereumjs/evm';
+import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { TRACED_STEP_WEIGHT, stepCheck, stepsToCheck } from './deadline.js';
 import { leanRun, leanRunAllowed } from './lean-run.js';
 
 /**
@@ -55,6 +57,21 @@ const CALL_EIPS_LEFT_OUT = [2780, 6800, 7702, 7708, 7864, 7928, 8037];
 const EMPTY = new Uint8Array(0);
 /** The stock runInterpreter's default call data. */
 const ZERO_BYTE = Uint8Array.from([0]);
+/** The code of the frame that finds the Interpreter class: STOP. */
+const STOP_CODE = Uint8Array.of(0x00);
+
+/**
+ * The stock loop's step (traced frames: step events) followed by the time-limit check of
+ * evm/deadline.ts, which the stock loop does not have; `run` calls `this.runStep`.
+ */
+function checkedStep(evm: EVM, interpreter: Interpreter): Interpreter['runStep'] {
+  const step = interpreter.runStep;
+  return async (opcode) => {
+    await step.call(interpreter, opcode);
+    stepsToCheck.left -= TRACED_STEP_WEIGHT;
+    if (stepsToCheck.left <= 0) await stepCheck(evm);
+  };
+}
 
 /** The Interpreter constructor (interpreter.ts), as declared by @ethereumjs/evm. */
 type InterpreterClass = new (evm: EVM, stateManager: EVM['stateManager'], blockchain: EVM['blockchain'], env: Env, gasLeft: bigint, journal: EVM['journal'], performanceLogs: unknown, profilerOpts: unknown) => Interpreter;
@@ -125,10 +142,11 @@ export class LeanEVM extends EVM {
   }
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
-    if (InterpreterCtor === undefined || this._block === undefined || this._tx === undefined) {
-      const result = await super.runInterpreter(message, opts);
-      InterpreterCtor ??= result.runState?.interpreter.constructor as typeof InterpreterCtor;
-      return result;
+    if (this._block === undefined || this._tx === undefined) return super.runInterpreter(message, opts);
+    if (InterpreterCtor === undefined) {
+      // A STOP frame through the stock method gives the class: no real frame runs unchecked there.
+      const probe = await super.runInterpreter(new Message({ to: message.to, caller: message.caller, code: STOP_CODE, gasLimit: 0n }), {});
+      InterpreterCtor = probe.runState!.interpreter.constructor as InterpreterClass;
     }
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
     const env: Env = {
@@ -158,7 +176,13 @@ export class LeanEVM extends EVM {
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
     const code = message.code as Uint8Array;
-    const run = leanRunAllowed(this, this._optsCached.profiler?.enabled === true) ? await leanRun(this, interpreter, code, opts) : await interpreter.run(code, opts);
+    let run;
+    if (leanRunAllowed(this, this._optsCached.profiler?.enabled === true)) {
+      run = await leanRun(this, interpreter, code, opts);
+    } else {
+      interpreter.runStep = checkedStep(this, interpreter);
+      run = await interpreter.run(code, opts);
+    }
     const result = interpreter._result;
     const error = run.exceptionError;
     message.accessWitness?.commit();

@@ -78,7 +78,7 @@ const blockHash = hash32.as('blockHash');
 async function traceWith(ctx: RpcContext, target: TraceTarget, options: DebugTraceOptions, record: (i: number) => boolean): Promise<TracedTx[]> {
   const budget = new StructLogBudget();
   const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
-  const traced = await trace(ctx.chain, target, { record, structLogs });
+  const traced = await trace(ctx.chain, target, { record, structLogs, deadline: ctx.deadline });
   if (budget.exhausted) {
     throw new RpcError(
       ErrorCode.ResourceLimit,
