@@ -42,7 +42,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
   --max-connections N      open HTTP and WebSocket connections at once; more are closed (512)
   --call-gas-cap GAS       most gas an eth_call may use; eth_estimateGas stays under it too (10000000)
-  --execution-timeout S    seconds eth_call, eth_estimateGas or a trace may execute; 0: no limit (5)
+  --execution-timeout S    seconds one request's eth_call, eth_estimateGas and traces may execute; 0: no limit (5)
+  --operator-execution-timeout S  the same for requests with the operator's own keys (--execution-timeout)
   --max-filters N          filters installed at once per API key and network (1000)
   --max-subscriptions N    eth_subscribe subscriptions per WebSocket connection (1000)
   --filter-max-addresses N addresses in one log filter (1000)
@@ -95,6 +96,15 @@ function profileFlag(value: string | undefined): 'hardhat' | undefined {
   throw new Error(`--profile ${value}: the only profile is "hardhat"`);
 }
 
+/** A time limit in seconds, 0 for none, as milliseconds. */
+function timeoutFlag(name: string, value: string | undefined): number | undefined {
+  return mapDefined(value, (v) => {
+    const seconds = Number(v);
+    if (v.trim() === '' || !(seconds >= 0)) throw new Error(`--${name} ${v}: expected seconds, 0 for no limit`);
+    return seconds * 1000;
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -123,6 +133,7 @@ async function main(): Promise<void> {
       'max-connections': { type: 'string' },
       'call-gas-cap': { type: 'string' },
       'execution-timeout': { type: 'string' },
+      'operator-execution-timeout': { type: 'string' },
       'max-filters': { type: 'string' },
       'max-subscriptions': { type: 'string' },
       'filter-max-addresses': { type: 'string' },
@@ -170,11 +181,8 @@ async function main(): Promise<void> {
     },
     limits: {
       callGasCap: bigintFlag('call-gas-cap', values['call-gas-cap']),
-      executionTimeoutMs: mapDefined(values['execution-timeout'], (v) => {
-        const seconds = Number(v);
-        if (v.trim() === '' || !(seconds >= 0)) throw new Error(`--execution-timeout ${v}: expected seconds, 0 for no limit`);
-        return seconds * 1000;
-      }),
+      executionTimeoutMs: timeoutFlag('execution-timeout', values['execution-timeout']),
+      operatorExecutionTimeoutMs: timeoutFlag('operator-execution-timeout', values['operator-execution-timeout']),
       maxFilters: wholeNumberFlag('max-filters', values['max-filters']),
       maxSubscriptions: wholeNumberFlag('max-subscriptions', values['max-subscriptions']),
       maxFilterAddresses: wholeNumberFlag('filter-max-addresses', values['filter-max-addresses']),

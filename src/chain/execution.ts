@@ -55,14 +55,17 @@ type VmBlock = NonNullable<RunTxOpts['block']>;
 const REMASC = new Address(REMASC_ADDRESS);
 
 export class Execution {
-  /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
+  /** eth_call's gas cap and the time limit of one request's eth_call, eth_estimateGas and traces (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
   private runtimeLoad?: Promise<EvmRuntime>;
 
-  /** A time limit of `timeoutMs` for one request's executions (evm/deadline.ts). */
-  deadline(): Deadline {
-    return new Deadline(this.timeoutMs);
+  /** The limit of the operator's own requests (operator keys, in-process); undefined: timeoutMs. */
+  operatorTimeoutMs: number | undefined;
+
+  /** The time limit of one request's executions (evm/deadline.ts); `operator`: a request with an operator key. */
+  deadline(operator = false): Deadline {
+    return new Deadline(operator ? (this.operatorTimeoutMs ?? this.timeoutMs) : this.timeoutMs);
   }
 
   constructor(

@@ -119,7 +119,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       if (isMalformed(parsed)) note(client, 'invalidMessages');
       logCalls(access.network, parsed);
       const context = contextFor(access.network, access.userId, client);
-      const result = await dispatcher.handleParsed(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline() }, body);
+      const result = await dispatcher.handleParsed(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline(access.userId === undefined) }, body);
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
     errorBody: (code, message) => errorBody(null, code, message),
@@ -170,7 +170,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
           if (isMalformed(parsed)) note(client, 'invalidMessages');
           logCalls(access.network, parsed);
           // One time limit per message (evm/deadline.ts): a batch's calls share it.
-          return (await dispatcher.handleParsed(parsed, { ...context, deadline: context.chain.execution.deadline() }, message)).body;
+          return (await dispatcher.handleParsed(parsed, { ...context, deadline: context.chain.execution.deadline(access.userId === undefined) }, message)).body;
         },
         close: () => {
           stopWatching?.();

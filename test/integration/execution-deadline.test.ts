@@ -131,6 +131,31 @@ describe('one limit per request', () => {
   });
 });
 
+/** Signs up, logs in and creates a dashboard key; its key-bearing URL. */
+async function dashboardKeyUrl(baseUrl: string): Promise<string> {
+  const headers = { 'content-type': 'application/json' };
+  const credentials = JSON.stringify({ email: 'tenant@example.com', password: 'hosted-password-1' });
+  expect((await fetch(`${baseUrl}/api/signup`, { method: 'POST', headers, body: credentials })).status).toBe(201);
+  const login = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers, body: credentials });
+  const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+  const created = await fetch(`${baseUrl}/api/keys`, { method: 'POST', headers: { ...headers, cookie }, body: JSON.stringify({ name: 'app', network: 'testnet' }) });
+  return ((await created.json()) as { url: string }).url;
+}
+
+describe('the operator raises the limit', () => {
+  it("--operator-execution-timeout holds for the operator's keys, --execution-timeout for dashboard keys", async () => {
+    const t = await start({ hosted: true, limits: { executionTimeoutMs: 20, operatorExecutionTimeoutMs: 0 } });
+    const userUrl = await dashboardKeyUrl(t.baseUrl);
+    // The operator's key: no limit, the loop runs out of its 10,000,000 gas (rskj: empty result).
+    expect(await call(t.testnetUrl, 'eth_call', [{ data: STRAIGHT_LOOP }, 'latest'])).toBe('0x');
+    expect(await t.node.provider.request({ method: 'eth_call', params: [{ data: STRAIGHT_LOOP }, 'latest'] })).toBe('0x');
+    const { body } = await rpc(userUrl, 'eth_call', [{ data: STRAIGHT_LOOP }, 'latest']);
+    expect(body.error?.code).toBe(-32011);
+    // The message says how the operator raises the limit.
+    expect(body.error?.message).toMatch(/limit of 20 ms: .*--execution-timeout.*--operator-execution-timeout/);
+  });
+});
+
 describe('trace_filter is bounded by the limit', () => {
   it('from block 0 over a block that cannot be traced in time: -32011 naming where it stopped', async () => {
     const t = await start({ limits: { executionTimeoutMs: 100 } });

@@ -35,8 +35,8 @@ export const TRACED_STEP_WEIGHT = 64;
 export const YIELD_AFTER_MS = 20;
 /** rskj's JsonRpcTimeoutError text; the node's limit and flag follow it. */
 export const TIMEOUT_MESSAGE = 'Execution has got timeout out.';
-/** The flag that sets the limit, named in the timeout message. */
-export const TIMEOUT_FLAG = '--execution-timeout';
+/** How the operator raises the limit, in the timeout message. */
+export const RAISE_LIMIT = "the node's operator sets it with --execution-timeout, and for the operator's own keys with --operator-execution-timeout (seconds; 0: no limit)";
 
 /** The time one request's executions may take together; `timeoutMs` 0 or less: no limit. */
 export class Deadline {
@@ -44,11 +44,7 @@ export class Deadline {
   private lastYield = 0;
   private started = false;
 
-  constructor(
-    readonly timeoutMs: number,
-    /** The setting that raises the limit, for the error message. */
-    readonly flag: string = TIMEOUT_FLAG,
-  ) {}
+  constructor(readonly timeoutMs: number) {}
 
   /** Starts the clock at the request's first execution (later calls keep it). */
   start(): void {
@@ -77,7 +73,7 @@ export class Deadline {
 
   /** The timeout error; `advice` follows the limit and the flag that raises it. */
   error(advice?: string): ChainError {
-    const text = `${TIMEOUT_MESSAGE} The execution ran longer than ${this.timeoutMs} ms (${this.flag}; 0 for no limit)`;
+    const text = `${TIMEOUT_MESSAGE} The request's executions ran longer than its limit of ${this.timeoutMs} ms: ${RAISE_LIMIT}`;
     return new ChainError('timeout', advice === undefined ? text : `${text}. ${advice}`);
   }
 }
