@@ -61,15 +61,16 @@ const ZERO_BYTE = Uint8Array.from([0]);
 const STOP_CODE = Uint8Array.of(0x00);
 
 /**
- * The stock loop's step (traced frames: step events) followed by the time-limit check of
- * evm/deadline.ts, which the stock loop does not have; `run` calls `this.runStep`.
+ * The stock loop's step (traced frames: step events) with the time-limit check of
+ * evm/deadline.ts, which the stock loop does not have; `run` calls `this.runStep`. The step's own
+ * promise is handed on unless a check is due: no extra promise per traced step.
  */
 function checkedStep(evm: EVM, interpreter: Interpreter): Interpreter['runStep'] {
   const step = interpreter.runStep;
-  return async (opcode) => {
-    await step.call(interpreter, opcode);
+  return (opcode) => {
     stepsToCheck.left -= TRACED_STEP_WEIGHT;
-    if (stepsToCheck.left <= 0) await stepCheck(evm);
+    if (stepsToCheck.left > 0) return step.call(interpreter, opcode);
+    return step.call(interpreter, opcode).then(() => stepCheck(evm));
   };
 }
 
