@@ -6,9 +6,10 @@
  * by duration: the heavy executions here cannot end before their limit.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { LeanEVM } from '../../src/chain/evm/lean-evm.js';
-import { call, COW, nodesClosedAfterEach, rpc, rpcRaw } from '../helpers/node.js';
+import { call, COW, nodesClosedAfterEach, rpc, rpcRaw, waitFor } from '../helpers/node.js';
 
 const start = nodesClosedAfterEach();
 
@@ -117,6 +118,25 @@ describe('one limit per request', () => {
     expect(body.map((r: any) => r.error?.code ?? 'ok')).toEqual([-32011, -32011, -32011, 'ok']);
     // The next request has a limit of its own.
     expect(BigInt(await call(t.testnetUrl, 'eth_call', [{ data: GAS_LEFT, gas: '0x186a0' }, 'latest']))).toBeGreaterThan(90_000n);
+  });
+
+  it('over WebSocket: a batch message shares one limit, the next message has its own', async () => {
+    const t = await start({ limits: { executionTimeoutMs: 300, callGasCap: 10n ** 12n } });
+    const socket = new WebSocket(t.testnetUrl.replace(/^http/, 'ws'));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const replies: unknown[] = [];
+    socket.on('message', (data) => replies.push(JSON.parse(data.toString())));
+    const exchange = async (message: unknown) => {
+      const count = replies.length;
+      socket.send(JSON.stringify(message));
+      await waitFor('a reply', () => replies.length > count);
+      return replies[count] as any;
+    };
+    const light = { jsonrpc: '2.0', id: 2, method: 'eth_call', params: [{ data: GAS_LEFT, gas: '0x186a0' }, 'latest'] };
+    const batch = await exchange([{ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ data: LOOP }, 'latest'] }, light]);
+    expect(batch.map((r: any) => r.error?.code)).toEqual([-32011, -32011]);
+    expect(BigInt((await exchange(light)).result)).toBeGreaterThan(90_000n);
+    socket.close();
   });
 
   it('a batch of traces shares it too', async () => {
