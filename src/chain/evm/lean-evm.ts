@@ -24,9 +24,10 @@
  * Everything else is the stock methods of @ethereumjs/evm 10.1 (evm.ts `runInterpreter`,
  * `_executeCall`) for the rules our Common can activate (createRskCommon fixes them): no EOF, so no
  * INVALID_EOF_FORMAT; the EIPs of CALL_EIPS_LEFT_OUT, else the stock `_executeCall` runs.
- * The Interpreter class is not exported; it is taken from a STOP frame run once through the stock
- * method (its result carries the interpreter in `runState`). Frames the stock loop runs (traced
- * ones) get the time-limit check after each step (checkedStep, evm/deadline.ts).
+ * The Interpreter class is not exported; it is taken from a STOP frame on a throwaway EVM
+ * (interpreterClass), so no real frame runs through the stock method, which has no time-limit
+ * check. Frames the stock loop runs (traced ones) get the check with each step (checkedStep,
+ * evm/deadline.ts).
  */
 import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
@@ -57,8 +58,6 @@ const CALL_EIPS_LEFT_OUT = [2780, 6800, 7702, 7708, 7864, 7928, 8037];
 const EMPTY = new Uint8Array(0);
 /** The stock runInterpreter's default call data. */
 const ZERO_BYTE = Uint8Array.from([0]);
-/** The code of the frame that finds the Interpreter class: STOP. */
-const STOP_CODE = Uint8Array.of(0x00);
 
 /**
  * The stock loop's step (traced frames: step events) with the time-limit check of
@@ -77,8 +76,30 @@ function checkedStep(evm: EVM, interpreter: Interpreter): Interpreter['runStep']
 /** The Interpreter constructor (interpreter.ts), as declared by @ethereumjs/evm. */
 type InterpreterClass = new (evm: EVM, stateManager: EVM['stateManager'], blockchain: EVM['blockchain'], env: Env, gasLeft: bigint, journal: EVM['journal'], performanceLogs: unknown, profilerOpts: unknown) => Interpreter;
 
-/** Set from the first frame any LeanEVM runs; the class is the same for every EVM. */
+/** Set at the first frame any LeanEVM runs; the class is the same for every EVM. */
 let InterpreterCtor: InterpreterClass | undefined;
+
+/** The stock EVM's members the probe of `interpreterClass` sets and calls. */
+interface ProbeEVM {
+  _tx: unknown;
+  _block: unknown;
+  runInterpreter(message: Message, opts: InterpreterOpts): Promise<ExecResult>;
+}
+const STOP_CODE = Uint8Array.of(0x00);
+
+/**
+ * The Interpreter class, which @ethereumjs/evm does not export: taken from a STOP frame that the
+ * stock method runs on a throwaway EVM (once per process), which nothing listens to (no step event
+ * reaches a tracer) and which only reads the zero address's account. No real frame goes through
+ * the stock method, which has no time-limit check.
+ */
+async function interpreterClass(evm: EVM, tx: unknown, block: unknown): Promise<InterpreterClass> {
+  const probe = new EVM({ common: evm.common, stateManager: evm.stateManager }) as unknown as ProbeEVM;
+  probe._tx = tx;
+  probe._block = block;
+  const result = await probe.runInterpreter(new Message({ to: createZeroAddress(), code: STOP_CODE, gasLimit: 0n }), {});
+  return result.runState!.interpreter.constructor as InterpreterClass;
+}
 
 export class LeanEVM extends EVM {
   /** Code → its analysis, in order of use (a Map keeps insertion order). */
@@ -144,11 +165,7 @@ export class LeanEVM extends EVM {
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
     if (this._block === undefined || this._tx === undefined) return super.runInterpreter(message, opts);
-    if (InterpreterCtor === undefined) {
-      // A STOP frame through the stock method gives the class: no real frame runs unchecked there.
-      const probe = await super.runInterpreter(new Message({ to: message.to, caller: message.caller, code: STOP_CODE, gasLimit: 0n }), {});
-      InterpreterCtor = probe.runState!.interpreter.constructor as InterpreterClass;
-    }
+    InterpreterCtor ??= await interpreterClass(this, this._tx, this._block);
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
     const env: Env = {
       address: message.to ?? createZeroAddress(),
