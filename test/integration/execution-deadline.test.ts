@@ -22,7 +22,7 @@ const STRAIGHT_LINE = '600050'.repeat(8_000);
 /** The probe's loop: JUMPDEST, 24 KB of PUSH1 0 POP, back to the JUMPDEST (16,000 steps per jump). */
 const STRAIGHT_LOOP = `0x5b${STRAIGHT_LINE}600056`;
 /** The same loop after an MSTORE at 0x3ffe0, so every step runs with 256 KiB of memory. */
-const STRAIGHT_LOOP_256K = `0x600162${'03ffe0'}525b${STRAIGHT_LINE}600656`;
+const STRAIGHT_LOOP_256K = `0x600162${'03ffe0'}525b${STRAIGHT_LINE}600756`;
 
 const originalRunInterpreter = (LeanEVM.prototype as any).runInterpreter;
 afterEach(() => {
