@@ -56,7 +56,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --max-connections-per-address N  of those, how many one client address may hold (a quarter of
                            --max-connections; 127.0.0.1 and ::1 may use them all)
   --call-gas-cap GAS       most gas an eth_call may use; eth_estimateGas stays under it too (10000000)
-  --execution-timeout S    seconds eth_call, eth_estimateGas or a trace may execute; 0: no limit (5)
+  --execution-timeout S    seconds one request's eth_call, eth_estimateGas and traces may execute; 0: no limit (5)
+  --operator-execution-timeout S  the same for requests with the operator's own keys (--execution-timeout)
   --max-filters N          filters installed at once per API key and network (1000)
   --max-subscriptions N    eth_subscribe subscriptions per WebSocket connection (1000)
   --filter-max-addresses N addresses in one log filter (1000)
@@ -118,6 +119,15 @@ function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof par
   }
 }
 
+/** A time limit in seconds, 0 for none, as milliseconds. */
+function timeoutFlag(name: string, value: string | undefined): number | undefined {
+  return mapDefined(value, (v) => {
+    const seconds = Number(v);
+    if (v.trim() === '' || !(seconds >= 0)) throw new Error(`--${name} ${v}: expected seconds, 0 for no limit`);
+    return seconds * 1000;
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseFlags({
     options: {
@@ -149,6 +159,7 @@ async function main(): Promise<void> {
       'max-connections-per-address': { type: 'string' },
       'call-gas-cap': { type: 'string' },
       'execution-timeout': { type: 'string' },
+      'operator-execution-timeout': { type: 'string' },
       'max-filters': { type: 'string' },
       'max-subscriptions': { type: 'string' },
       'filter-max-addresses': { type: 'string' },
@@ -204,11 +215,8 @@ async function main(): Promise<void> {
     },
     limits: {
       callGasCap: bigintFlag('call-gas-cap', values['call-gas-cap']),
-      executionTimeoutMs: mapDefined(values['execution-timeout'], (v) => {
-        const seconds = Number(v);
-        if (v.trim() === '' || !(seconds >= 0)) throw new Error(`--execution-timeout ${v}: expected seconds, 0 for no limit`);
-        return seconds * 1000;
-      }),
+      executionTimeoutMs: timeoutFlag('execution-timeout', values['execution-timeout']),
+      operatorExecutionTimeoutMs: timeoutFlag('operator-execution-timeout', values['operator-execution-timeout']),
       maxFilters: wholeNumberFlag('max-filters', values['max-filters']),
       maxSubscriptions: wholeNumberFlag('max-subscriptions', values['max-subscriptions']),
       maxFilterAddresses: wholeNumberFlag('filter-max-addresses', values['filter-max-addresses']),

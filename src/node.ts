@@ -116,8 +116,10 @@ export interface NodeOptions {
 export interface NodeLimits {
   /** eth_call's gas cap, which eth_estimateGas stays under too (CALL_GAS_CAP, --call-gas-cap). */
   callGasCap?: bigint;
-  /** Time limit of eth_call, eth_estimateGas and a trace in ms; 0: none (EXECUTION_TIMEOUT_MS, --execution-timeout). */
+  /** Time limit of one request's eth_call, eth_estimateGas and traces in ms; 0: none (EXECUTION_TIMEOUT_MS, --execution-timeout). */
   executionTimeoutMs?: number;
+  /** The same for requests with the operator's keys and in-process ones; default executionTimeoutMs (--operator-execution-timeout). */
+  operatorExecutionTimeoutMs?: number;
   /** Filters installed per API key and network (MAX_FILTERS_PER_KEY, --max-filters). */
   maxFilters?: number;
   /** Subscriptions per WebSocket connection (MAX_SUBSCRIPTIONS_PER_CONNECTION, --max-subscriptions). */
@@ -189,6 +191,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   for (const chain of Object.values(chains)) {
     if (limits.callGasCap !== undefined) chain.execution.callGasCap = limits.callGasCap;
     if (limits.executionTimeoutMs !== undefined) chain.execution.timeoutMs = limits.executionTimeoutMs;
+    chain.execution.operatorTimeoutMs = limits.operatorExecutionTimeoutMs;
   }
   const apiKeys = options.apiKeys?.length ? options.apiKeys : await operatorKeys(dataDir);
   const keyToNetwork = new Map(apiKeys.map((k) => [k.key, k.network]));
@@ -217,7 +220,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
   const subscriptionHosts: SubscriptionHost[] = [];
 
-  const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, contexts[network]);
+  const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, { ...contexts[network], deadline: chains[network].execution.deadline(true) });
   const providers = Object.fromEntries(NETWORKS.map((n) => [n, inProcessProvider(n)])) as Record<NetworkName, Eip1193Provider>;
 
   /** The in-process provider: eth_subscribe works through it, pushing EIP-1193 `message` events. */
@@ -225,7 +228,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
     let context: RpcContext | undefined;
     const provider = new Eip1193Provider((request) => {
       logCalls(network, request);
-      return dispatcher.handleRequest(request, context!);
+      return dispatcher.handleRequest(request, { ...context!, deadline: chains[network].execution.deadline(true) });
     }, `0x${chains[network].chainId.toString(16)}`);
     const subscriptions = new SubscriptionHost(chains[network], (message) => {
       provider.emit('message', { type: 'eth_subscription', data: (JSON.parse(message) as { params: unknown }).params });

@@ -39,6 +39,7 @@ import { TxIntake } from './intake.js';
 import { NodeWallet } from './keys/wallet.js';
 import type { TraceCallOptions } from './tracing/trace-call.js';
 import type { TracedTx } from './tracing/replay.js';
+import type { Deadline } from './evm/deadline.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -254,14 +255,15 @@ export class Chain {
 
   // ---- execution without a transaction ----------------------------------------------------------
 
-  async call(params: CallParams, target: StateTarget): Promise<CallResult> {
+  /** `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent. */
+  async call(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<CallResult> {
     const { runCall } = await this.execution.runtime();
-    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params);
+    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
   }
 
-  async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
+  async estimateGas(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
-    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params);
+    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
   }
 
   /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */

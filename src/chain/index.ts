@@ -8,6 +8,7 @@ export { keccak256, startFastKeccak } from './base/hash.js';
 export { secp256k1, sign } from './base/secp256k1.js';
 export { BitcoinDataError } from './bitcoin/parse.js';
 export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
+export { isTimeout, type Deadline } from './evm/deadline.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
 export { PANIC_MEANINGS, errorString, panicCode } from './exec/revert-data.js';

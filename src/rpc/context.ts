@@ -1,5 +1,5 @@
 /** What a method handler gets: the network's chain and the node-wide RPC options. */
-import type { Chain } from '../chain/index.js';
+import type { Chain, Deadline } from '../chain/index.js';
 import type { FilterManager } from './filter-manager.js';
 import type { SubscriptionHost } from './subscriptions.js';
 import type { BanList } from '../gateway/ban-list.js';
@@ -37,6 +37,16 @@ export interface RpcContext {
   client?: string;
   /** The API key the call came with, whose filters count against MAX_FILTERS_PER_KEY; undefined in-process. */
   filterOwner?: string;
+  /**
+   * The time limit of the request's executions, one per request body (a batch's calls share it);
+   * absent, each execution gets the node's limit (requestDeadline).
+   */
+  deadline?: Deadline;
+}
+
+/** The request's deadline, or one with the node's limit for this execution alone. */
+export function requestDeadline(ctx: RpcContext): Deadline {
+  return ctx.deadline ?? ctx.chain.execution.deadline();
 }
 
 /** Node-wide, shared by both networks. */

@@ -129,7 +129,8 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       note(client, 'successfulHandshakes');
       if (isMalformed(parsed)) note(client, 'invalidMessages');
       logCalls(access.network, parsed);
-      const result = await dispatcher.handleParsed(parsed, { ...contextFor(access.network, access.userId, client), filterOwner: key }, body);
+      const context = contextFor(access.network, access.userId, client);
+      const result = await dispatcher.handleParsed(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline(access.userId === undefined) }, body);
       return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
     },
     errorBody: (code, message) => errorBody(null, code, message),
@@ -179,7 +180,8 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
           }
           if (isMalformed(parsed)) note(client, 'invalidMessages');
           logCalls(access.network, parsed);
-          return (await dispatcher.handleParsed(parsed, context, message)).body;
+          // One time limit per message (evm/deadline.ts): a batch's calls share it.
+          return (await dispatcher.handleParsed(parsed, { ...context, deadline: context.chain.execution.deadline(access.userId === undefined) }, message)).body;
         },
         close: () => {
           stopWatching?.();

@@ -1,11 +1,16 @@
 /**
- * The time limit of read-only executions (eth_call, eth_estimateGas, tracing), as rskj's
- * rpc.timeout (ExecTimeoutContext, checked by VM.steps on every opcode). ethereumjs's EVM cannot be
- * interrupted from outside, so JUMP and JUMPI (no loop runs without them) are replaced by their own
- * logic plus a check every DEADLINE_CHECK_JUMPS jumps: past the deadline the execution throws a
- * ChainError('timeout'), which is no EVM error, so the EVM lets it through and the caller answers
- * -32011. The same check yields to the event loop every YIELD_AFTER_MS, so one long call does not
- * stall every other request until it ends.
+ * The time limit of read-only executions (eth_call, eth_estimateGas, every tracer, trace_filter's
+ * block loop), as rskj's rpc.timeout (ExecTimeoutContext, checked by VM.steps on every opcode).
+ *
+ * One Deadline per JSON-RPC request (a batch is one request: its calls share it, so a batch cannot
+ * multiply the limit); its clock starts when the request's first execution starts, so waiting for
+ * a busy call runner is not counted. ethereumjs's EVM cannot be interrupted from outside, so the
+ * opcode loops count steps (lean-run.ts for plain executions, LeanEVM's stepping wrapper for traced
+ * ones) and call `stepCheck` every STEPS_PER_CHECK steps: whatever the code looks like (long
+ * straight-line code, few jumps), the clock is read often. Past the deadline the execution throws
+ * a ChainError('timeout'), which is no EVM error, so the EVM lets it through and the caller answers
+ * -32011. The same check yields to the event loop every YIELD_AFTER_MS, so one long execution does
+ * not stall every other request until it ends (also with no limit: --execution-timeout 0).
  *
  * The deadline belongs to the EVM that runs the execution (withDeadline); block building runs
  * without one and is never cut short nor paused. Not AsyncLocalStorage: once used, its promise hooks
@@ -13,37 +18,84 @@
  * to them slows every opcode.
  */
 import type { EVM } from '@ethereumjs/evm';
-import { getOpcodesForHF } from '@ethereumjs/evm';
 import { ChainError } from '../base/errors.js';
-import type { AddOpcode, GasCommon, RunState } from './types.js';
 
-/** Jumps between two clock reads (an empty loop jumps about once a microsecond). */
-export const DEADLINE_CHECK_JUMPS = 1024;
-/** The longest a timed execution runs before letting other requests in. */
+/**
+ * Steps between two looks at the clock: a plain step takes 0.05-1 µs, so about a millisecond
+ * at most between checks; a countdown per step is all the hot loop pays (measured: no change in
+ * CPU time on a PUSH/POP/JUMP loop).
+ */
+export const STEPS_PER_CHECK = 1024;
+/**
+ * What one traced step counts for: a traced step builds a step event (stack and memory copies),
+ * tens of µs with a large memory, so the clock is read every STEPS_PER_CHECK / 64 = 16 traced steps.
+ */
+export const TRACED_STEP_WEIGHT = 64;
+/** The longest an execution runs before letting other requests in. */
 export const YIELD_AFTER_MS = 20;
 /** rskj's JsonRpcTimeoutError text; the node's limit and flag follow it. */
 export const TIMEOUT_MESSAGE = 'Execution has got timeout out.';
+/** How the operator raises the limit, in the timeout message. */
+export const RAISE_LIMIT = "the node's operator sets it with --execution-timeout, and for the operator's own keys with --operator-execution-timeout (seconds; 0: no limit)";
 
-export interface Deadline {
-  readonly at: number;
-  readonly timeoutMs: number;
-  lastYield: number;
+/** The time one request's executions may take together; `timeoutMs` 0 or less: no limit. */
+export class Deadline {
+  private at = Number.POSITIVE_INFINITY;
+  private lastYield = 0;
+  private started = false;
+
+  constructor(readonly timeoutMs: number) {}
+
+  /** Starts the clock at the request's first execution (later calls keep it). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const now = performance.now();
+    if (this.timeoutMs > 0) this.at = now + this.timeoutMs;
+    this.lastYield = now;
+  }
+
+  /** Throws past the deadline; a promise when it is time to let other requests in. */
+  check(): Promise<void> | undefined {
+    const now = performance.now();
+    if (now > this.at) throw this.error();
+    if (now - this.lastYield < YIELD_AFTER_MS) return undefined;
+    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.lastYield = performance.now();
+    });
+  }
+
+  /** For loops outside the EVM (trace_filter's blocks): starts the clock, throws past it, yields. */
+  async checkpoint(): Promise<void> {
+    this.start();
+    await this.check();
+  }
+
+  /** The timeout error; `advice` follows the limit and the flag that raises it. */
+  error(advice?: string): ChainError {
+    const text = `${TIMEOUT_MESSAGE} The request's executions ran longer than its limit of ${this.timeoutMs} ms: ${RAISE_LIMIT}`;
+    return new ChainError('timeout', advice === undefined ? text : `${text}. ${advice}`);
+  }
 }
 
-/** A deadline `timeoutMs` from now; undefined for 0 or less (no limit). */
-export function startDeadline(timeoutMs: number): Deadline | undefined {
-  if (timeoutMs <= 0) return undefined;
-  const now = performance.now();
-  return { at: now + timeoutMs, timeoutMs, lastYield: now };
+export function isTimeout(error: unknown): error is ChainError {
+  return error instanceof ChainError && error.kind === 'timeout';
 }
 
 const deadlines = new WeakMap<EVM, Deadline>();
-/** Jumps since the last check, over all EVMs: the lookup happens once per DEADLINE_CHECK_JUMPS. */
-let jumps = 0;
+/**
+ * Steps left before the next check, over all EVMs: the opcode loops count it down themselves (a
+ * field decrement is all the hot loop pays) and call `stepCheck` at zero.
+ */
+export const stepsToCheck = { left: STEPS_PER_CHECK };
 
-/** Runs `execute` on `evm` under `deadline` (undefined: no limit); the EVM's runs must not overlap. */
+/** Runs `execute` on `evm` under `deadline` (undefined: no limit, no yields); the EVM's runs must not overlap. */
 export async function withDeadline<T>(evm: EVM, deadline: Deadline | undefined, execute: () => Promise<T>): Promise<T> {
   if (deadline === undefined) return execute();
+  deadline.start();
+  // A batch's later calls find the request's time spent (awaited only when due: no extra tick per call).
+  const due = deadline.check();
+  if (due !== undefined) await due;
   deadlines.set(evm, deadline);
   try {
     return await execute();
@@ -52,39 +104,11 @@ export async function withDeadline<T>(evm: EVM, deadline: Deadline | undefined, 
   }
 }
 
-function timeout(deadline: Deadline): ChainError {
-  return new ChainError('timeout', `${TIMEOUT_MESSAGE} The execution ran longer than ${deadline.timeoutMs} ms (--execution-timeout)`);
-}
-
-/** Called after each jump: a clock read every DEADLINE_CHECK_JUMPS jumps, rarely a yield. */
-function check(runState: RunState): Promise<void> | undefined {
-  if (++jumps < DEADLINE_CHECK_JUMPS) return undefined;
-  jumps = 0;
-  const deadline = deadlines.get(runState.interpreter._evm as EVM);
-  if (deadline === undefined) return undefined;
-  const now = performance.now();
-  if (now > deadline.at) throw timeout(deadline);
-  if (now - deadline.lastYield < YIELD_AFTER_MS) return undefined;
-  return new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-    deadline.lastYield = performance.now();
-  });
-}
-
-/** JUMP and JUMPI with the EVM's own logic followed by the deadline check, for `customOpcodes`. */
-export function deadlineOpcodes(common: GasCommon): AddOpcode[] {
-  const { handlers, opcodes } = getOpcodesForHF(common as Parameters<typeof getOpcodesForHF>[0]);
-  return [0x56, 0x57].map((opcode) => {
-    const logic = handlers.get(opcode) as AddOpcode['logicFunction'] | undefined;
-    const info = opcodes.get(opcode);
-    if (logic === undefined || info === undefined) throw new Error(`deadlineOpcodes: the EVM has no opcode 0x${opcode.toString(16)}`);
-    return {
-      opcode,
-      opcodeName: info.name,
-      baseFee: info.fee,
-      logicFunction: (runState: RunState, c: GasCommon) => {
-        logic(runState, c);
-        return check(runState);
-      },
-    };
-  });
+/**
+ * Called by an opcode loop once `stepsToCheck.left` reaches zero or less: resets the count, reads
+ * the clock and rarely yields (a promise the loop awaits).
+ */
+export function stepCheck(evm: EVM): Promise<void> | undefined {
+  stepsToCheck.left = STEPS_PER_CHECK;
+  return deadlines.get(evm)?.check();
 }

@@ -27,11 +27,14 @@
  * Everything else is the stock methods of @ethereumjs/evm 10.1 (evm.ts `runInterpreter`,
  * `_executeCall`) for the rules our Common can activate (createRskCommon fixes them): no EOF, so no
  * INVALID_EOF_FORMAT; the EIPs of CALL_EIPS_LEFT_OUT, else the stock `_executeCall` runs.
- * The Interpreter class is not exported; before the first frame, an empty frame run through the
- * stock method (no opcode, so no step and no change) hands it over in its result's `runState`.
+ * The Interpreter class is not exported; it is taken from a STOP frame on a throwaway EVM
+ * (interpreterClass), so no real frame runs through the stock method, which has no time-limit
+ * check. Frames the stock loop runs (traced ones) get the check with each step (checkedStep,
+ * evm/deadline.ts).
  */
 import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { TRACED_STEP_WEIGHT, stepCheck, stepsToCheck } from './deadline.js';
 import { leanRun, leanRunAllowed } from './lean-run.js';
 import { lazyStepHook } from './trace-step.js';
 
@@ -60,11 +63,47 @@ const EMPTY = new Uint8Array(0);
 /** The stock runInterpreter's default call data. */
 const ZERO_BYTE = Uint8Array.from([0]);
 
+/**
+ * The stock loop's step (traced frames: step events) with the time-limit check of
+ * evm/deadline.ts, which the stock loop does not have; `run` calls `this.runStep`. The step's own
+ * promise is handed on unless a check is due: no extra promise per traced step.
+ */
+function checkedStep(evm: EVM, interpreter: Interpreter): Interpreter['runStep'] {
+  const step = interpreter.runStep;
+  return (opcode) => {
+    stepsToCheck.left -= TRACED_STEP_WEIGHT;
+    if (stepsToCheck.left > 0) return step.call(interpreter, opcode);
+    return step.call(interpreter, opcode).then(() => stepCheck(evm));
+  };
+}
+
 /** The Interpreter constructor (interpreter.ts), as declared by @ethereumjs/evm. */
 type InterpreterClass = new (evm: EVM, stateManager: EVM['stateManager'], blockchain: EVM['blockchain'], env: Env, gasLeft: bigint, journal: EVM['journal'], performanceLogs: unknown, profilerOpts: unknown) => Interpreter;
 
-/** Learnt before the first frame any LeanEVM runs; the class is the same for every EVM. */
+/** Set at the first frame any LeanEVM runs; the class is the same for every EVM. */
 let InterpreterCtor: InterpreterClass | undefined;
+
+/** The stock EVM's members the probe of `interpreterClass` sets and calls. */
+interface ProbeEVM {
+  _tx: unknown;
+  _block: unknown;
+  runInterpreter(message: Message, opts: InterpreterOpts): Promise<ExecResult>;
+}
+const STOP_CODE = Uint8Array.of(0x00);
+
+/**
+ * The Interpreter class, which @ethereumjs/evm does not export: taken from a STOP frame that the
+ * stock method runs on a throwaway EVM (once per process), which nothing listens to (no step event
+ * reaches a tracer) and which only reads the zero address's account. No real frame goes through
+ * the stock method, which has no time-limit check.
+ */
+async function interpreterClass(evm: EVM, tx: unknown, block: unknown): Promise<InterpreterClass> {
+  const probe = new EVM({ common: evm.common, stateManager: evm.stateManager }) as unknown as ProbeEVM;
+  probe._tx = tx;
+  probe._block = block;
+  const result = await probe.runInterpreter(new Message({ to: createZeroAddress(), code: STOP_CODE, gasLimit: 0n }), {});
+  return result.runState!.interpreter.constructor as InterpreterClass;
+}
 
 export class LeanEVM extends EVM {
   /** Code → its analysis, in order of use (a Map keeps insertion order). */
@@ -130,11 +169,7 @@ export class LeanEVM extends EVM {
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
     if (this._block === undefined || this._tx === undefined) return super.runInterpreter(message, opts);
-    if (InterpreterCtor === undefined) {
-      const probe = new Message({ to: message.to, caller: message.caller, gasLimit: 0n, code: EMPTY, depth: message.depth });
-      const result = await super.runInterpreter(probe);
-      InterpreterCtor = result.runState!.interpreter.constructor as InterpreterClass;
-    }
+    InterpreterCtor ??= await interpreterClass(this, this._tx, this._block);
     const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
     const env: Env = {
       address: message.to ?? createZeroAddress(),
@@ -164,7 +199,13 @@ export class LeanEVM extends EVM {
     if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
     if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
     const code = message.code as Uint8Array;
-    const run = leanRunAllowed(this, this._optsCached.profiler?.enabled === true) ? await leanRun(this, interpreter, code, opts) : await interpreter.run(code, opts);
+    let run;
+    if (leanRunAllowed(this, this._optsCached.profiler?.enabled === true)) {
+      run = await leanRun(this, interpreter, code, opts);
+    } else {
+      interpreter.runStep = checkedStep(this, interpreter);
+      run = await interpreter.run(code, opts);
+    }
     const result = interpreter._result;
     const error = run.exceptionError;
     message.accessWitness?.commit();

@@ -7,7 +7,8 @@
  * The same steps as `run` and `runStep` of @ethereumjs/evm 10.1 (interpreter.ts) for legacy code
  * under our rules, in the same order (an opcode's gas or logic function is awaited only when it
  * returns a promise): jump analysis at the first JUMP/JUMPI, base then dynamic gas,
- * invalid opcode, gas use, program counter, logic; an EVM error ends the frame (STOP is none). RETURN
+ * invalid opcode, gas use, program counter, logic, then the time-limit check (evm/deadline.ts, not
+ * in the stock loop); an EVM error ends the frame (STOP is none). RETURN
  * ends it without one: the stock `finish` stores the return data and then throws STOP, and an
  * exception per call was a measurable share of an eth_call; here `finish` stores it and raises a
  * flag the loop checks (RETURN's logic calls `finish` last, which the unit test checks). Only
@@ -18,6 +19,7 @@
  */
 import type { EVM, ExecResult } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
+import { stepCheck, stepsToCheck } from './deadline.js';
 
 type RunState = NonNullable<ExecResult['runState']>;
 type Interpreter = RunState['interpreter'];
@@ -63,6 +65,8 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
     interpreter._result.returnValue = returnData;
     finished = true;
   };
+  // The shared step countdown of evm/deadline.ts, in a local between awaits (cheaper per step).
+  let left = stepsToCheck.left;
   while (runState.programCounter < code.length) {
     const pc = runState.programCounter;
     let entry: OpcodeEntry;
@@ -87,15 +91,30 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
       let gas = info.feeBigInt;
       if (info.dynamicGas) {
         const dynamic = entry.gasHandler!(runState, gas, common);
-        gas = typeof dynamic === 'bigint' ? dynamic : await dynamic;
+        if (typeof dynamic === 'bigint') gas = dynamic;
+        else {
+          stepsToCheck.left = left;
+          gas = await dynamic;
+          left = stepsToCheck.left;
+        }
       }
       if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
       interpreter.useGas(gas, info);
       runState.programCounter++;
-      // Awaited only when it returned a promise: custom opcodes count as async (JUMP and JUMPI
-      // among them, evm/deadline.ts) but mostly return at once.
+      // Awaited only when it returned a promise: custom opcodes count as async but mostly return at once.
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;
-      if (done !== undefined) await done;
+      if (done !== undefined) {
+        // Inner frames (CALL, CREATE) count on from here.
+        stepsToCheck.left = left;
+        await done;
+        left = stepsToCheck.left;
+      }
+      // The time limit and the yields to other requests (evm/deadline.ts): mostly a countdown.
+      if (--left <= 0) {
+        const due = stepCheck(evm);
+        left = stepsToCheck.left;
+        if (due !== undefined) await due;
+      }
       if (finished) {
         // What the stock loop does when finish throws STOP.
         runState.env.accessWitness?.revert();
@@ -109,5 +128,6 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
       break;
     }
   }
+  stepsToCheck.left = left;
   return { runState, exceptionError };
 }

@@ -5,7 +5,7 @@ import { type EVM, EVMError, type EVMResult } from '@ethereumjs/evm';
 import type { CallRunner } from './call-runner.js';
 import { rskTxOptions } from '../evm/rsk-common.js';
 import { ExecutionReverted } from '../base/errors.js';
-import { type Deadline, startDeadline, withDeadline } from '../evm/deadline.js';
+import { type Deadline, withDeadline } from '../evm/deadline.js';
 import type { ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';
 
@@ -47,7 +47,7 @@ function callBlock(execution: ExecutionContext, header: RskHeader): CallBlock {
   return block;
 }
 
-function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline | undefined): Promise<EVMResult> {
+function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline): Promise<EVMResult> {
   return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
 }
 
@@ -68,10 +68,11 @@ export function callOn(evm: EVM, execution: ExecutionContext, header: RskHeader,
   });
 }
 
-export async function runCall(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams): Promise<CallResult> {
+/** `deadline`: the request's (evm/deadline.ts); a new one with the node's limit when absent. */
+export async function runCall(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<CallResult> {
   const cap = execution.callGasCap;
   const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
-  const result = await execute(execution, runner, header, params, gas, startDeadline(execution.timeoutMs));
+  const result = await execute(execution, runner, header, params, gas, deadline);
   const error = result.execResult.exceptionError;
   return {
     returnValue: result.execResult.returnValue,
@@ -94,9 +95,8 @@ export function intrinsicGas(execution: ExecutionContext, params: CallParams): b
  * The caller's `gas` is ignored: the search always runs up to the cap, as rskj master does since
  * PRs #3520/#3639. (Bounding it by a too-small hint answered the hint, which then ran out of gas.)
  */
-export async function estimateGas(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams): Promise<bigint> {
+export async function estimateGas(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<bigint> {
   // One deadline for the whole search, not one per attempt.
-  const deadline = startDeadline(execution.timeoutMs);
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
   if (execution.callGasCap < cap) cap = execution.callGasCap;
   const intrinsic = intrinsicGas(execution, params);

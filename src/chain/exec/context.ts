@@ -11,6 +11,7 @@ import type { DB } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
 import type { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
+import type { Deadline } from '../evm/deadline.js';
 export { LOCAL_CALL } from '../native/types.js';
 
 export interface BlockContext {
@@ -47,6 +48,8 @@ export interface ExecutionContext {
   /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
   readonly callGasCap: bigint;
   readonly timeoutMs: number;
+  /** The time limit of one request's executions; `operator`: a request with an operator key. */
+  deadline(operator?: boolean): Deadline;
   stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager;
   vm(stateManager: StateManagerInterface): Promise<VM>;
   evm(stateManager: StateManagerInterface): Promise<EVM>;

@@ -16,6 +16,7 @@ import { type BlockContext, type BlockLookup, type ExecutionContext, type VmBloc
 import { DirectPathTrie } from '../state/trie.js';
 import { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
 import { startFastKeccak } from '../base/hash.js';
+import { Deadline } from '../evm/deadline.js';
 
 /** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
 export const CALL_GAS_CAP = 10_000_000n;
@@ -25,10 +26,18 @@ export const EXECUTION_TIMEOUT_MS = 5_000;
 const REMASC = new Address(REMASC_ADDRESS);
 
 export class Execution implements ExecutionContext {
-  /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
+  /** eth_call's gas cap and the time limit of one request's eth_call, eth_estimateGas and traces (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
   private runtimeLoad?: Promise<EvmRuntime>;
+
+  /** The limit of the operator's own requests (operator keys, in-process); undefined: timeoutMs. */
+  operatorTimeoutMs: number | undefined;
+
+  /** The time limit of one request's executions (evm/deadline.ts); `operator`: a request with an operator key. */
+  deadline(operator = false): Deadline {
+    return new Deadline(operator ? (this.operatorTimeoutMs ?? this.timeoutMs) : this.timeoutMs);
+  }
 
   constructor(
     readonly common: Common,

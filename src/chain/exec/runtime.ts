@@ -12,7 +12,6 @@ import { estimateGas, runCall } from './call.js';
 import { rskCallOpcodes } from '../evm/call-gas.js';
 import { LeanEVM } from '../evm/lean-evm.js';
 import { mstoreOpcode } from '../evm/mstore.js';
-import { deadlineOpcodes } from '../evm/deadline.js';
 import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
@@ -26,8 +25,8 @@ export class EvmRuntime {
   readonly runCall = runCall;
   readonly estimateGas = estimateGas;
   /**
-   * RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts), JUMP/JUMPI with the time limit
-   * (evm/deadline.ts) and a cheaper MSTORE (evm/mstore.ts), built once for the Common.
+   * RSK's opcodes (opcodes.ts) and call-gas rules (evm/call-gas.ts) and a cheaper MSTORE
+   * (evm/mstore.ts), built once for the Common.
    */
   private readonly customOpcodes: CustomOpcode[];
   /**
@@ -43,7 +42,7 @@ export class EvmRuntime {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), ...deadlineOpcodes(common), mstoreOpcode(common)];
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mstoreOpcode(common)];
     this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks }, NATIVE_CONTRACTS)];
   }
 

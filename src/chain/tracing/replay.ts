@@ -17,7 +17,7 @@ import type { RskHeader } from '../records/header.js';
 import { Lru } from '../../util/lru.js';
 import { OverlayDb } from '../storage/state-db.js';
 import { runTxAs } from '../exec/impersonated-run.js';
-import { startDeadline, withDeadline } from '../evm/deadline.js';
+import { type Deadline, withDeadline } from '../evm/deadline.js';
 import type { TxRecord } from '../records/transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
 
@@ -46,6 +46,8 @@ export interface ReplayOptions {
   record: (index: number) => boolean;
   /** Struct logs (rskTracer) or only the call tree. */
   structLogs?: StructLogOptions;
+  /** The request's time limit (evm/deadline.ts); a new one with the node's limit when absent. */
+  deadline?: Deadline;
 }
 
 /** `db` holds the state trie nodes (read only: writes go to an overlay dropped afterwards). */
@@ -66,8 +68,8 @@ export async function replayBlock(
   await state.checkpoint();
   const vm = await execution.vm(state);
   const evm = vm.evm as EVM;
-  // One time limit for the whole replay (--execution-timeout).
-  const deadline = startDeadline(execution.timeoutMs);
+  // One time limit for the whole replay, and the request's other executions.
+  const deadline = options.deadline ?? execution.deadline();
   let gasUsed = 0n;
   let logIndex = 0;
   for (let i = 0; i <= last; i++) {

@@ -13,7 +13,7 @@ import { Address } from '@ethereumjs/util';
 import { type CallParams, callOn, intrinsicGas } from '../exec/call.js';
 import { CallRunner } from '../exec/call-runner.js';
 import { ChainError } from '../base/errors.js';
-import { startDeadline, withDeadline } from '../evm/deadline.js';
+import { type Deadline, withDeadline } from '../evm/deadline.js';
 import type { ExecutionContext } from '../exec/context.js';
 import type { RskHeader } from '../records/header.js';
 import { type BlockOverrides, type StateOverrides, applyStateOverrides, overriddenHeader } from '../exec/overrides.js';
@@ -26,6 +26,8 @@ export interface TraceCallOptions {
   blockOverrides?: BlockOverrides;
   /** Struct logs (rskTracer) or only the call tree. */
   structLogs?: StructLogOptions;
+  /** The request's time limit (evm/deadline.ts); the node's limit when absent. */
+  deadline?: Deadline;
 }
 
 /** A call has no transaction hash; rskj's error texts name a transaction, so they show this one. */
@@ -58,7 +60,7 @@ export async function traceCall(execution: ExecutionContext, runner: CallRunner,
     isRemasc: false,
   };
   const blockHeader = options.blockOverrides === undefined ? header : overriddenHeader(header, options.blockOverrides);
-  const deadline = startDeadline(execution.timeoutMs);
+  const deadline = options.deadline ?? execution.deadline();
 
   return new CallRunner(execution, runner.view).run((evm: EVM) =>
     withDeadline(evm, deadline, async () => {

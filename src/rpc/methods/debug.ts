@@ -107,7 +107,7 @@ const blockHash = hash32.as('blockHash');
 async function traceWith(ctx: RpcContext, target: TraceTarget, options: DebugTraceOptions, record: (i: number) => boolean): Promise<TracedTx[]> {
   const budget = new StructLogBudget();
   const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
-  const traced = await trace(ctx.chain, target, { record, structLogs });
+  const traced = await trace(ctx.chain, target, { record, structLogs, deadline: ctx.deadline });
   refuseOverBudget(budget);
   return traced;
 }
@@ -155,7 +155,7 @@ export const debugMethods = [
       const target = await stateTarget(ctx.chain, block);
       const budget = new StructLogBudget();
       const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
-      const traced = await ctx.chain.traceCall(request, target, { structLogs, stateOverrides: options.stateOverrides, blockOverrides: options.blockOverrides });
+      const traced = await ctx.chain.traceCall(request, target, { structLogs, stateOverrides: options.stateOverrides, blockOverrides: options.blockOverrides, deadline: ctx.deadline });
       refuseOverBudget(budget);
       return format(traced, options);
     },

@@ -50,7 +50,7 @@ export const ethStateMethods = [
     'Executes a call against a block without creating a transaction; a REVERT answers -32015 with the revert data.',
     params([callRequest, optionalBlock]),
     async (ctx, [request, block]) => {
-      const result = await ctx.chain.call(request, await stateTarget(ctx.chain, block));
+      const result = await ctx.chain.call(request, await stateTarget(ctx.chain, block), ctx.deadline);
       if (result.reverted) throw revertError(result.returnValue);
       return bytesToHex(result.returnValue);
     },
@@ -59,6 +59,6 @@ export const ethStateMethods = [
     'eth_estimateGas',
     'Least gas with which the transaction succeeds (searched up to 6,800,000 whatever `gas` says); a REVERT answers -32015.',
     params([callRequest, optionalBlock]),
-    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block))),
+    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block), ctx.deadline)),
   ),
 ];

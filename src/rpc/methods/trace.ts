@@ -13,8 +13,10 @@ import {
   blockTarget,
   pendingTarget,
   trace,
+  type Deadline,
+  isTimeout,
 } from '../../chain/index.js';
-import { type RpcContext, method } from '../context.js';
+import { type RpcContext, method, requestDeadline } from '../context.js';
 import { InvalidParams } from '../errors.js';
 import { ParamError, address, declareParams, describe, hash32, makeDecoder, params, shortened, shown } from '../params.js';
 
@@ -25,13 +27,18 @@ const HASH_ARGUMENT_MIN_LENGTH = 20;
 
 const txHash = hash32.as('transactionHash');
 
-async function blockTraces(ctx: RpcContext, target: TraceTarget | undefined, wanted: (tx: TxRecord) => boolean = () => true): Promise<ParityTrace[]> {
+async function blockTraces(
+  ctx: RpcContext,
+  target: TraceTarget | undefined,
+  wanted: (tx: TxRecord) => boolean = () => true,
+  deadline: Deadline | undefined = ctx.deadline,
+): Promise<ParityTrace[]> {
   if (target === undefined) return [];
   const positions = new Set<number>();
   target.transactions.forEach((tx, i) => wanted(tx) && positions.add(i));
   // Nothing passes the filter: skip the replay altogether.
   if (positions.size === 0) return [];
-  const traced = await trace(ctx.chain, target, { record: (i) => positions.has(i) });
+  const traced = await trace(ctx.chain, target, { record: (i) => positions.has(i), deadline });
   return traced.flatMap((t) => parityTraces(t, { hash: target.hash, number: target.header.number }));
 }
 
@@ -148,19 +155,29 @@ export async function traceFilter(ctx: RpcContext, filter: TraceFilter | undefin
   const wanted = (tx: TxRecord) =>
     (fromSet === undefined || fromSet.has(bytesToHex(tx.from))) && (toSet === undefined || (tx.to !== undefined && toSet.has(bytesToHex(tx.to))));
 
+  // rskj bounds the range by time only (rpc.timeout over the whole request): one deadline for all
+  // the blocks, checked between them too, so blocks without matching transactions count as well.
+  const deadline = requestDeadline(ctx);
   const out: ParityTrace[] = [];
   let processed = 0;
-  for (let n = from; n <= to; n++) {
-    const block = await ctx.chain.blockByNumber(n);
-    if (block === undefined) break;
-    const built = await blockTraces(ctx, await blockTarget(ctx.chain, block), wanted);
-    if (processed + built.length > after) {
-      const start = Math.max(0, after - processed);
-      const end = Math.min(built.length, after + count - processed);
-      if (end > start) out.push(...built.slice(start, end));
+  let n = from;
+  try {
+    for (; n <= to; n++) {
+      await deadline.checkpoint();
+      const block = await ctx.chain.blockByNumber(n);
+      if (block === undefined) break;
+      const built = await blockTraces(ctx, await blockTarget(ctx.chain, block), wanted, deadline);
+      if (processed + built.length > after) {
+        const start = Math.max(0, after - processed);
+        const end = Math.min(built.length, after + count - processed);
+        if (end > start) out.push(...built.slice(start, end));
+      }
+      processed += built.length;
+      if (processed >= after + count) break;
     }
-    processed += built.length;
-    if (processed >= after + count) break;
+  } catch (err) {
+    if (!isTimeout(err)) throw err;
+    throw deadline.error(`trace_filter stopped at block ${n} of ${from} to ${to}: ask for a narrower fromBlock/toBlock range`);
   }
   return out;
 }
