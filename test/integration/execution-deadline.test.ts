@@ -79,7 +79,8 @@ describe('the time limit holds whatever the code (straight-line loops)', () => {
   });
 
   it('every tracer of a mined straight-line loop with 256 KiB of memory answers -32011 while others are answered', async () => {
-    const t = await start({ limits: { executionTimeoutMs: 500 } });
+    // 200 ms: well under what any tracer takes for this transaction, however fast tracing gets.
+    const t = await start({ limits: { executionTimeoutMs: 200 } });
     // Mining is never timed: the creation runs until its gas is used up.
     const { hash, receipt } = await mine(t.testnetUrl, STRAIGHT_LOOP_256K, 3_000_000);
     expect([receipt.status, receipt.gasUsed]).toEqual(['0x0', '0x2dc6c0']);
@@ -140,7 +141,8 @@ describe('one limit per request', () => {
   });
 
   it('a batch of traces shares it too', async () => {
-    const t = await start({ limits: { executionTimeoutMs: 300 } });
+    // 20 ms: far less than tracing 2,000,000 gas of the loop takes (traces got fast enough to pass 300 ms).
+    const t = await start({ limits: { executionTimeoutMs: 20 } });
     const { hash } = await mine(t.testnetUrl, LOOP, 2_000_000);
     const batch = [
       { jsonrpc: '2.0', id: 1, method: 'trace_transaction', params: [hash] },
@@ -178,12 +180,12 @@ describe('the operator raises the limit', () => {
 
 describe('trace_filter is bounded by the limit', () => {
   it('from block 0 over a block that cannot be traced in time: -32011 naming where it stopped', async () => {
-    const t = await start({ limits: { executionTimeoutMs: 100 } });
+    const t = await start({ limits: { executionTimeoutMs: 20 } });
     await mine(t.testnetUrl, LOOP, 2_000_000);
     for (let i = 0; i < 3; i++) await call(t.testnetUrl, 'evm_mine');
     const { body } = await rpc(t.testnetUrl, 'trace_filter', [{ fromBlock: '0x0' }]);
     expect(body.error?.code).toBe(-32011);
-    expect(body.error?.message).toMatch(/100 ms.*--execution-timeout.*trace_filter stopped at block 1 of 0 to 4: ask for a narrower fromBlock\/toBlock range/);
+    expect(body.error?.message).toMatch(/20 ms.*--execution-timeout.*trace_filter stopped at block 1 of 0 to 4: ask for a narrower fromBlock\/toBlock range/);
   });
 
   it('over many blocks: the whole range shares one limit', async () => {
