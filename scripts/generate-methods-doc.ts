@@ -39,9 +39,13 @@ Every method the node answers, read from its method table, grouped by module (th
   \`{ "blockNumber": … }\`. \`pending\` works wherever a block is taken; an optional block defaults to
   \`latest\`.
 - A name not listed here answers -32601 \`method not found: <name>\`. The methods under
-  [Known but not supported](#known-but-not-supported) answer -32601 with the reason shown.
-- On a node started with \`--hosted\`, dashboard keys cannot call the methods that sign with a
-  node-held key or rewrite the chain ([gateway.md](gateway.md#hosted-mode)).
+  [Known but not supported](#known-but-not-supported) answer -32601 with the reason shown. What
+  anvil and Hardhat answer that this node does not, with the reason:
+  [test-control.md](test-control.md#what-anvil-and-hardhat-answer-that-this-node-does-not).
+- Dashboard keys cannot call the methods that sign with a node-held key
+  ([gateway.md](gateway.md#the-nodes-own-keys-are-the-operators)); on a node started with
+  \`--hosted\` they cannot call the methods that rewrite the chain either
+  ([gateway.md](gateway.md#hosted-mode)).
 
 Errors and their codes: [errors.md](errors.md). How RSK and this node differ from Ethereum:
 [rsk-differences.md](rsk-differences.md).
