@@ -27,8 +27,9 @@ import { ChainError } from '../base/errors.js';
  */
 export const STEPS_PER_CHECK = 1024;
 /**
- * What one traced step counts for: a traced step builds a step event (stack and memory copies),
- * tens of µs with a large memory, so the clock is read every STEPS_PER_CHECK / 64 = 16 traced steps.
+ * What one traced step counts for: a traced step builds a step event and runs the tracer's
+ * listener (memory and stack are copied only when the tracer asks, evm/trace-step.ts), far dearer
+ * than a plain step, so the clock is read every STEPS_PER_CHECK / 64 = 16 traced steps.
  */
 export const TRACED_STEP_WEIGHT = 64;
 /** The longest an execution runs before letting other requests in. */
