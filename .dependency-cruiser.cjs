@@ -16,6 +16,7 @@ const TIERS = [
   ['exec'],
   ['mining', 'tracing'],
   ['merged-mining'],
+  ['dump'],
 ];
 
 const tierRules = TIERS.flatMap((folders, tier) => {

@@ -37,6 +37,9 @@ import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
 import { NodeWallet } from './keys/wallet.js';
+import { StateTransfer } from './state-transfer.js';
+import type { NetworkSection } from './dump/format.js';
+import type { StateSource } from './dump/io.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -89,6 +92,8 @@ export class Chain {
   readonly control: TestControl;
   /** mnr_getWork / eth_getWork and merged-mined block import. */
   readonly merged: MergedBlocks;
+  /** State dump and load (state-transfer.ts). */
+  private readonly transfer: StateTransfer;
   private readonly parts: ChainParts;
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
@@ -123,6 +128,7 @@ export class Chain {
     if (this.minerMode === 'external') this.intake.automine = false;
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
+    this.transfer = new StateTransfer(this.parts, this.control);
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -290,6 +296,21 @@ export class Chain {
   /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
   mineMany(count: bigint, interval: bigint): Promise<void> {
     return this.producer.mineMany(count, interval);
+  }
+
+  // ---- state dump and load -------------------------------------------------------------------
+
+  /** Runs `use` on this chain's part of a state dump, under the lock (see state-transfer.ts). */
+  dumpState<T>(use: (section: NetworkSection) => Promise<T>): Promise<T> {
+    return this.transfer.dump(use);
+  }
+
+  /**
+   * Loads a state file or bytes: this node's format replaces the chain (false when the file holds
+   * no chain with this chain id); an anvil file's accounts are merged into the latest state.
+   */
+  loadState(source: StateSource): Promise<boolean> {
+    return this.transfer.load(source);
   }
 
   // ---- mining mode ------------------------------------------------------------------------------

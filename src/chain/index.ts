@@ -9,6 +9,8 @@ export { secp256k1, sign } from './base/secp256k1.js';
 export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
 export type { CallParams } from './exec/call.js';
 export { errorString, panicCode } from './exec/revert-data.js';
+export { STATE_VERSION, type NetworkSection } from './dump/format.js';
+export { stateBytes, writeStateFile, type StateSource } from './dump/io.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';
 export { BitcoinDataError, solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';

@@ -98,6 +98,11 @@ export class StateDb implements DB<string, Uint8Array> {
     this.pending = new Map();
   }
 
+  /** Forgets every cached node (a state load replaced the store's contents). */
+  clearCache(): void {
+    this.cache.clear();
+  }
+
   /** The node cache's size, for tests of its bound. */
   get cacheSize(): { entries: number; bytes: number } {
     return { entries: this.cache.size, bytes: this.cache.weight };

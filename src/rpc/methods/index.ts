@@ -11,6 +11,7 @@ import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
 import { testControlMethods } from './test-control.js';
+import { stateMethods } from './state-file.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
@@ -33,6 +34,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...ethTransactionMethods,
   ...rskMethods,
   ...testControlMethods,
+  ...stateMethods,
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,

@@ -1,0 +1,143 @@
+/**
+ * State dump and load (anvil_dumpState / anvil_loadState, --dump-state / --load-state): a chain's
+ * blocks and receipts as stored, every state trie node (so every block's state stays readable)
+ * and the state records of test control. A load first reads the whole file and checks it (layout,
+ * counts, every block decoded and linked to its parent, receipts matching their block); only then,
+ * under the lock, does it replace the store's contents, rebuilding the indexes as commitBlock
+ * writes them. A file that fails a check changes nothing.
+ */
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import type { ChainParts } from './parts.js';
+import type { TestControl } from './control.js';
+import { OVERRIDE_META } from './head.js';
+import { IRREGULAR_STATE_PREFIX } from './storage/keys.js';
+import type { ChainRecord } from './storage/store.js';
+import { type BlockRecord, type NetworkHeader, type NetworkSection, badStateFile, parseStateFile } from './dump/format.js';
+import { type StateSource, openState } from './dump/io.js';
+import { decodeStoredBlock } from './records/block.js';
+import { decodeBlockReceipts } from './records/receipt.js';
+
+/** The meta records that are part of a chain's state (test-control changes), dumped and loaded with it. */
+const isStateMeta = (name: string) => name === OVERRIDE_META || name.startsWith(IRREGULAR_STATE_PREFIX);
+
+export class StateTransfer {
+  constructor(
+    private readonly parts: ChainParts,
+    private readonly control: TestControl,
+  ) {}
+
+  /** Runs `use` on this chain's section under the lock: no block is committed while it is read. */
+  dump<T>(use: (section: NetworkSection) => Promise<T>): Promise<T> {
+    const { lock, store, head, network, common } = this.parts;
+    return lock.run(async () => {
+      const headNumber = head.block.header.number;
+      const meta: Array<[string, Uint8Array]> = [];
+      for await (const [name, value] of store.metaRecords()) if (isStateMeta(name)) meta.push([name, value]);
+      async function* blocks(): AsyncGenerator<BlockRecord> {
+        for (let n = 0n; n <= headNumber; n++) {
+          const record = await store.rawBlock(n);
+          if (record === undefined) throw new Error(`chain data is damaged: block ${n} is missing`);
+          yield record;
+        }
+      }
+      const header: NetworkHeader = { network, chainId: common.chainId(), headNumber, headHash: head.block.hash, meta };
+      return use({ header, blocks: blocks(), nodes: store.stateNodes() });
+    });
+  }
+
+  /**
+   * Loads a state file: this node's format replaces the chain with the file's chain of the same
+   * chain id (false when the file has none); an anvil file's accounts are merged into the latest
+   * state, as anvil merges them.
+   */
+  async load(source: StateSource): Promise<boolean> {
+    const opened = await openState(source);
+    if (opened.kind === 'anvil') {
+      await this.control.putAccounts(opened.accounts);
+      return true;
+    }
+    const chainId = this.parts.common.chainId();
+    const header = await checkSection(opened.lines(), source.name, chainId);
+    if (header === undefined) return false;
+    const { lock, store, head, pool, clock } = this.parts;
+    await lock.run(async () => {
+      await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta);
+      await head.replaced((await store.getBlock(header.headNumber))!);
+      pool.clear();
+      clock.reset();
+      this.control.forgetSnapshots();
+    });
+    return true;
+  }
+}
+
+/** This chain's records in a file already checked: its blocks, state nodes and meta records. */
+async function* sectionRecords(lines: AsyncIterable<string>, file: string, chainId: bigint): AsyncGenerator<ChainRecord> {
+  let ours = false;
+  for await (const event of parseStateFile(lines, file)) {
+    if (event.kind === 'network') {
+      ours = event.header.chainId === chainId;
+      if (ours) for (const [meta, value] of event.header.meta) yield { meta, value };
+    } else if (!ours) continue;
+    else if (event.kind === 'block') yield { block: event.block, receipts: event.receipts };
+    else yield { node: event.node, value: event.value };
+  }
+}
+
+/**
+ * Reads the whole file and checks it; returns the header of the section with `chainId` (undefined
+ * when there is none) once every check passed, or throws naming the file and the fault.
+ */
+async function checkSection(lines: AsyncIterable<string>, file: string, chainId: bigint): Promise<NetworkHeader | undefined> {
+  let found: NetworkHeader | undefined;
+  let current: NetworkHeader | undefined;
+  let next = 0n;
+  let parent: Uint8Array | undefined;
+  let stateRoot: Uint8Array | undefined;
+  let sawStateRoot = false;
+  const finishSection = () => {
+    if (current === undefined || current !== found) return;
+    const where = `network ${current.network} (chain ${chainId})`;
+    if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
+    if (next - 1n !== current.headNumber || !equalsBytes(parent!, current.headHash)) {
+      throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${current.headNumber} ${bytesToHex(current.headHash)})`);
+    }
+    if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root ${bytesToHex(stateRoot!)} is not among its state nodes`);
+  };
+  for await (const event of parseStateFile(lines, file)) {
+    if (event.kind === 'network') {
+      finishSection();
+      current = event.header;
+      if (current.chainId !== chainId) continue;
+      if (found !== undefined) throw badStateFile(file, `two sections for chain ${chainId}`);
+      const unknown = current.meta.find(([name]) => !isStateMeta(name));
+      if (unknown !== undefined) throw badStateFile(file, `unknown meta record ${JSON.stringify(unknown[0].slice(0, 80))}`);
+      found = current;
+    } else if (current !== found) continue;
+    else if (event.kind === 'block') {
+      const block = checkBlock(event, next, parent, file);
+      parent = block.hash;
+      stateRoot = block.header.stateRoot;
+      next++;
+    } else if (stateRoot !== undefined && event.node === bytesToHex(stateRoot).slice(2)) sawStateRoot = true;
+  }
+  finishSection();
+  return found;
+}
+
+function checkBlock(record: BlockRecord, number: bigint, parent: Uint8Array | undefined, file: string) {
+  const fail = (problem: string) => badStateFile(file, `block ${number}: ${problem}`);
+  let block;
+  let receipts;
+  try {
+    block = decodeStoredBlock(record.block);
+    receipts = decodeBlockReceipts(record.receipts);
+  } catch (err) {
+    throw fail(`not a stored block and its receipts (${(err as Error).message})`);
+  }
+  if (block.header.number !== number) throw fail(`found block ${block.header.number} where block ${number} belongs`);
+  if (parent !== undefined && !equalsBytes(block.header.parentHash, parent)) throw fail('its parent hash is not the previous block\'s hash');
+  if (!equalsBytes(receipts.blockHash, block.hash) || receipts.blockNumber !== number) throw fail('its receipts belong to another block');
+  if (receipts.receipts.length !== block.transactions.length) throw fail(`${block.transactions.length} transactions but ${receipts.receipts.length} receipts`);
+  return block;
+}
