@@ -306,11 +306,11 @@ export class Chain {
   }
 
   /**
-   * Loads a state file or bytes: this node's format replaces the chain (false when the file holds
-   * no chain with this chain id); an anvil file's accounts are merged into the latest state.
+   * Reads and checks a state file or bytes, changing nothing; returns what loads it, or undefined
+   * when the file holds no chain with this chain id (see state-transfer.ts).
    */
-  loadState(source: StateSource): Promise<boolean> {
-    return this.transfer.load(source);
+  prepareStateLoad(source: StateSource): Promise<(() => Promise<void>) | undefined> {
+    return this.transfer.prepare(source);
   }
 
   // ---- mining mode ------------------------------------------------------------------------------

@@ -46,28 +46,26 @@ export class StateTransfer {
   }
 
   /**
-   * Loads a state file: this node's format replaces the chain with the file's chain of the same
-   * chain id (false when the file has none); an anvil file's accounts are merged into the latest
-   * state, as anvil merges them.
+   * Reads a state file and checks it in full, changing nothing; returns what loads it (undefined
+   * when the file, in this node's format, holds no chain with this chain id). This node's format
+   * replaces the chain with the file's; an anvil file's accounts are merged into the latest state,
+   * as anvil merges them.
    */
-  async load(source: StateSource): Promise<boolean> {
+  async prepare(source: StateSource): Promise<(() => Promise<void>) | undefined> {
     const opened = await openState(source);
-    if (opened.kind === 'anvil') {
-      await this.control.putAccounts(opened.accounts);
-      return true;
-    }
+    if (opened.kind === 'anvil') return () => this.control.putAccounts(opened.accounts);
     const chainId = this.parts.common.chainId();
     const header = await checkSection(opened.lines(), source.name, chainId);
-    if (header === undefined) return false;
+    if (header === undefined) return undefined;
     const { lock, store, head, pool, clock } = this.parts;
-    await lock.run(async () => {
-      await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta);
-      await head.replaced((await store.getBlock(header.headNumber))!);
-      pool.clear();
-      clock.reset();
-      this.control.forgetSnapshots();
-    });
-    return true;
+    return () =>
+      lock.run(async () => {
+        await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta);
+        await head.replaced((await store.getBlock(header.headNumber))!);
+        pool.clear();
+        clock.reset();
+        this.control.forgetSnapshots();
+      });
   }
 }
 

@@ -24,9 +24,9 @@ function stateFileMethods(prefix: 'anvil' | 'hardhat'): MethodSpec<RpcContext>[]
       params([data.as('state')]),
       async (ctx, [bytes]) => {
         const name = `${prefix}_loadState argument`;
-        if (!(await ctx.chain.loadState({ name, bytes }))) {
-          throw new InvalidParams(`state file ${name}: it holds no chain with chain id ${ctx.chain.chainId} (this network's); nothing was loaded`);
-        }
+        const load = await ctx.chain.prepareStateLoad({ name, bytes });
+        if (load === undefined) throw new InvalidParams(`state file ${name}: it holds no chain with chain id ${ctx.chain.chainId} (this network's); nothing was loaded`);
+        await load();
         return true;
       },
     ),
