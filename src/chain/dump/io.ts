@@ -26,6 +26,11 @@ export const MAX_LINE_CHARS = 256 * 1024 * 1024;
 export const MAX_ANVIL_FILE_CHARS = 256 * 1024 * 1024;
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+/**
+ * Bytes read, and inflated, per step: each step is a round trip to libuv's thread pool, and with
+ * the 64 KiB default most of a load's time went to waiting for those on a busy machine.
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** Looks at a source: this node's format or an anvil file; anything else is refused naming the file. */
 export async function openState(source: StateSource): Promise<OpenedState> {
@@ -69,9 +74,9 @@ async function firstChunk(source: StateSource): Promise<Uint8Array> {
 /** The source's text in chunks, gunzipped when it starts with gzip's magic bytes; faults name the file. */
 async function* decodedChunks(source: StateSource): AsyncGenerator<string> {
   const head = await firstChunk(source);
-  const raw = 'bytes' in source ? Readable.from([source.bytes]) : createReadStream(source.path);
+  const raw = 'bytes' in source ? Readable.from([source.bytes]) : createReadStream(source.path, { highWaterMark: READ_CHUNK_BYTES });
   const gzipped = head.length === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
-  const stream = gzipped ? raw.pipe(createGunzip()) : raw;
+  const stream = gzipped ? raw.pipe(createGunzip({ chunkSize: READ_CHUNK_BYTES })) : raw;
   if (gzipped) raw.on('error', (err: Error) => stream.destroy(err));
   const decoder = new StringDecoder('utf8');
   try {
