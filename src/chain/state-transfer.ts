@@ -71,13 +71,10 @@ export class StateTransfer {
 
 /** This chain's records in a file already checked: its blocks, state nodes and meta records. */
 async function* sectionRecords(lines: AsyncIterable<string>, file: string, chainId: bigint): AsyncGenerator<ChainRecord> {
-  let ours = false;
-  for await (const event of parseStateFile(lines, file)) {
+  for await (const event of parseStateFile(lines, file, (header) => header.chainId === chainId)) {
     if (event.kind === 'network') {
-      ours = event.header.chainId === chainId;
-      if (ours) for (const [meta, value] of event.header.meta) yield { meta, value };
-    } else if (!ours) continue;
-    else if (event.kind === 'block') yield { block: event.block, receipts: event.receipts };
+      for (const [meta, value] of event.header.meta) yield { meta, value };
+    } else if (event.kind === 'block') yield { block: event.block, receipts: event.receipts };
     else yield { node: event.node, value: event.value };
   }
 }
@@ -88,36 +85,32 @@ async function* sectionRecords(lines: AsyncIterable<string>, file: string, chain
  */
 async function checkSection(lines: AsyncIterable<string>, file: string, chainId: bigint): Promise<NetworkHeader | undefined> {
   let found: NetworkHeader | undefined;
-  let current: NetworkHeader | undefined;
   let next = 0n;
   let parent: Uint8Array | undefined;
-  let stateRoot: Uint8Array | undefined;
+  /** The last block's state root, as the state nodes name it (unprefixed hex). */
+  let stateRoot = '';
   let sawStateRoot = false;
   const finishSection = () => {
-    if (current === undefined || current !== found) return;
-    const where = `network ${current.network} (chain ${chainId})`;
+    if (found === undefined) return;
+    const where = `network ${found.network} (chain ${chainId})`;
     if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
-    if (next - 1n !== current.headNumber || !equalsBytes(parent!, current.headHash)) {
-      throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${current.headNumber} ${bytesToHex(current.headHash)})`);
+    if (next - 1n !== found.headNumber || !equalsBytes(parent!, found.headHash)) {
+      throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${found.headNumber} ${bytesToHex(found.headHash)})`);
     }
-    if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root ${bytesToHex(stateRoot!)} is not among its state nodes`);
+    if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root 0x${stateRoot} is not among its state nodes`);
   };
-  for await (const event of parseStateFile(lines, file)) {
+  for await (const event of parseStateFile(lines, file, (header) => header.chainId === chainId)) {
     if (event.kind === 'network') {
-      finishSection();
-      current = event.header;
-      if (current.chainId !== chainId) continue;
       if (found !== undefined) throw badStateFile(file, `two sections for chain ${chainId}`);
-      const unknown = current.meta.find(([name]) => !isStateMeta(name));
+      const unknown = event.header.meta.find(([name]) => !isStateMeta(name));
       if (unknown !== undefined) throw badStateFile(file, `unknown meta record ${JSON.stringify(unknown[0].slice(0, 80))}`);
-      found = current;
-    } else if (current !== found) continue;
-    else if (event.kind === 'block') {
+      found = event.header;
+    } else if (event.kind === 'block') {
       const block = checkBlock(event, next, parent, file);
       parent = block.hash;
-      stateRoot = block.header.stateRoot;
+      stateRoot = bytesToHex(block.header.stateRoot).slice(2);
       next++;
-    } else if (stateRoot !== undefined && event.node === bytesToHex(stateRoot).slice(2)) sawStateRoot = true;
+    } else if (event.node === stateRoot) sawStateRoot = true;
   }
   finishSection();
   return found;

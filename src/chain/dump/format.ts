@@ -90,29 +90,29 @@ export function badStateFile(file: string, problem: string): ChainError {
   return new ChainError('invalidArgument', `state file ${file}: ${problem}; nothing was loaded`);
 }
 
-const HEX = /^0x(?:[0-9a-fA-F]{2})*$/;
-
 /**
  * The records of a file in this format, checked for layout, JSON, hex and the closing counts; the
- * caller checks what the records mean (block links, hashes). Throws badStateFile on any fault.
+ * caller checks what the records mean (block links, hashes). Sections `wanted` refuses are only
+ * counted, not decoded (a network's load skips the other network's records). Throws badStateFile
+ * on any fault.
  */
-export async function* parseStateFile(lines: AsyncIterable<string>, file: string): AsyncGenerator<StateFileEvent> {
+export async function* parseStateFile(lines: AsyncIterable<string>, file: string, wanted: (header: NetworkHeader) => boolean = () => true): AsyncGenerator<StateFileEvent> {
   let lineNumber = 0;
   const fail = (problem: string) => badStateFile(file, `line ${lineNumber}: ${problem}`);
   const bytesOf = (value: unknown, what: string) => {
-    if (typeof value !== 'string' || !HEX.test(value)) throw fail(`${what} is not 0x-prefixed hex bytes`);
-    return new Uint8Array(Buffer.from(value.slice(2), 'hex'));
+    const bytes = typeof value === 'string' && value.startsWith('0x') ? hexBytes(value) : undefined;
+    if (bytes === undefined) throw fail(`${what} is not 0x-prefixed hex bytes`);
+    return bytes;
   };
+  /** A `["0x…","0x…"]` record (after its comma), split without a JSON parse: the layout is fixed. */
   const pair = (line: string, what: string): [Uint8Array, Uint8Array, string] => {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line.startsWith(',') ? line.slice(1) : line);
-    } catch {
-      throw fail(`${what} is not valid JSON`);
-    }
-    if (!Array.isArray(parsed) || parsed.length !== 2) throw fail(`${what} is not a pair of hex strings`);
-    return [bytesOf(parsed[0], what), bytesOf(parsed[1], what), parsed[0] as string];
+    const body = line.startsWith(',') ? line.slice(1) : line;
+    const middle = body.indexOf('","');
+    if (!body.startsWith('["') || !body.endsWith('"]') || middle < 0) throw fail(`${what} is not a pair of hex strings`);
+    const first = body.slice(2, middle);
+    return [bytesOf(first, what), bytesOf(body.slice(middle + 3, -2), what), first];
   };
+  let skipping = false;
   type Place = 'start' | 'networks' | 'blocks' | 'nodes' | 'done';
   let place: Place = 'start';
   const counts = { networks: 0, blocks: 0, stateNodes: 0 };
@@ -129,27 +129,39 @@ export async function* parseStateFile(lines: AsyncIterable<string>, file: string
         checkEnd(line, counts, fail);
         place = 'done';
       } else {
-        yield { kind: 'network', header: networkHeader(line, counts.networks > 0, fail, bytesOf) };
+        const header = networkHeader(line, counts.networks > 0, fail, bytesOf);
+        skipping = !wanted(header);
+        if (!skipping) yield { kind: 'network', header };
         counts.networks++;
         place = 'blocks';
       }
     } else if (place === 'blocks') {
       if (line === BLOCKS_START) place = 'nodes';
       else {
-        const [block, receipts] = pair(line, 'block record');
         counts.blocks++;
+        if (skipping) continue;
+        const [block, receipts] = pair(line, 'block record');
         yield { kind: 'block', block, receipts };
       }
     } else if (place === 'nodes') {
       if (line === ']}') place = 'networks';
       else {
-        const [, value, key] = pair(line, 'state node record');
         counts.stateNodes++;
+        if (skipping) continue;
+        const [, value, key] = pair(line, 'state node record');
         yield { kind: 'node', node: key.slice(2).toLowerCase(), value };
       }
     } else if (line !== '') throw fail('text after the end record');
   }
   if (place !== 'done') throw badStateFile(file, `ends after line ${lineNumber} without its end record (truncated)`);
+}
+
+/** 0x-prefixed hex as bytes; undefined for an odd length or a character that is not hex. */
+function hexBytes(value: string): Uint8Array | undefined {
+  if (value.length % 2 !== 0) return undefined;
+  const bytes = Buffer.from(value.slice(2), 'hex');
+  // Buffer.from stops at the first pair that is not hex: a short result means a bad character.
+  return bytes.length * 2 === value.length - 2 ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) : undefined;
 }
 
 /** The version a file's first line declares, or undefined when it is not a file of this format. */

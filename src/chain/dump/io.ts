@@ -84,7 +84,9 @@ async function* decodedChunks(source: StateSource): AsyncGenerator<string> {
   } catch (err) {
     throw badStateFile(source.name, gzipped ? `the gzip data is damaged or cut short (${(err as Error).message})` : `cannot be read (${(err as Error).message})`);
   } finally {
+    // A reader that stops early (the format sniff) leaves nothing open.
     raw.destroy();
+    stream.destroy();
   }
   yield decoder.end();
 }
