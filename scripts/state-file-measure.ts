@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
@@ -27,11 +27,13 @@ if (positionals[0] === 'load') {
   // Child: one load, then its numbers as JSON on stdout.
   const file = positionals[1];
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const node = await createNode({ inMemory: values['data-dir'] === undefined, dataDir: values['data-dir'], loadState: file, logLevel: 'silent' });
   const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
   const head = node.chains.testnet.head.header.number;
   await node.close();
-  process.stdout.write(JSON.stringify({ ms, head: Number(head), peakRssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(JSON.stringify({ ms, cpuMs: (user + system) / 1000, head: Number(head), peakRssMb: process.resourceUsage().maxRSS / 1024 }));
 } else {
   await measure(Number(values.blocks));
 }
@@ -56,14 +58,16 @@ async function measure(blocks: number): Promise<void> {
     }
     const mining = performance.now() - made;
     const dumpStarted = performance.now();
+    const dumpCpu = process.cpuUsage();
     await dumpStateFile(node.chains, file);
     const dumpMs = performance.now() - dumpStarted;
+    const dumpCpuMs = ((u) => (u.user + u.system) / 1000)(process.cpuUsage(dumpCpu));
     const head = Number(node.chains.testnet.head.header.number);
     await node.close();
     const size = (await stat(file)).size;
 
     const load = (args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'scripts/state-file-measure.ts', ...args], { encoding: 'utf8' })) as { ms: number; head: number; peakRssMb: number };
+      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'scripts/state-file-measure.ts', ...args], { encoding: 'utf8' })) as { ms: number; cpuMs: number; head: number; peakRssMb: number };
     const empty = join(dir, 'empty.json.gz');
     const baselineNode = await createNode({ inMemory: true, logLevel: 'silent' });
     await dumpStateFile(baselineNode.chains, empty);
@@ -73,14 +77,16 @@ async function measure(blocks: number): Promise<void> {
     const onDisk = load(['load', file, '--data-dir', join(dir, 'data')]);
     if (inMemory.head !== head || onDisk.head !== head) throw new Error(`loaded head ${inMemory.head}/${onDisk.head}, dumped ${head}`);
 
-    const row = (name: string, r: { ms: number; peakRssMb: number }) => `| ${name} | ${(r.ms / 1000).toFixed(2)} s | ${r.peakRssMb.toFixed(0)} MB |`;
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+    const row = (name: string, r: { ms: number; cpuMs: number; peakRssMb: number }) => `| ${name} | ${seconds(r.ms)} | ${seconds(r.cpuMs)} | ${r.peakRssMb.toFixed(0)} MB |`;
     process.stdout.write(
       [
+        `Machine: ${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)} at the end.`,
         `Chain: ${head + 1} testnet blocks (a token transfer and its log each) + mainnet genesis; made in ${(mining / 1000).toFixed(1)} s.`,
-        `State file: ${(size / 1024 / 1024).toFixed(1)} MB gzip, written in ${(dumpMs / 1000).toFixed(2)} s.`,
+        `State file: ${(size / 1024 / 1024).toFixed(1)} MB gzip, written in ${(dumpMs / 1000).toFixed(2)} s (${(dumpCpuMs / 1000).toFixed(2)} s of CPU).`,
         '',
-        '| Start | Time to a started node | Peak RSS |',
-        '|---|---|---|',
+        '| Start | Time to a started node | CPU time (all threads) | Peak RSS |',
+        '|---|---|---|---|',
         row('no file (baseline: genesis-only file)', baseline),
         row('--load-state, --in-memory', inMemory),
         row('--load-state, --data-dir (LevelDB)', onDisk),

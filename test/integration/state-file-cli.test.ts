@@ -110,6 +110,14 @@ describe('--dump-state / --load-state', () => {
     expect(await call(c.testnet, 'eth_getBlockByNumber', ['latest', false])).toEqual(head);
   });
 
+  it('refuses a missing file at start, naming it', async () => {
+    const missing = join(await tempDir(), 'missing.json.gz');
+    const refused = runCli(['--port', '0', '--in-memory', '--load-state', missing]);
+    running.push(refused);
+    expect(await refused.exited).toBe(1);
+    expect(refused.stderr()).toContain(`state file ${missing}: cannot be read`);
+  });
+
   it('refuses --state-interval without --dump-state', async () => {
     const refused = runCli(['--port', '0', '--in-memory', '--state-interval', '5']);
     running.push(refused);

@@ -55,7 +55,7 @@ export async function openState(source: StateSource): Promise<OpenedState> {
   return { kind: 'anvil', accounts: anvilAccounts(parsed, source.name) };
 }
 
-async function firstChunk(source: StateSource): Promise<Uint8Array> {
+async function leadingBytes(source: StateSource): Promise<Uint8Array> {
   if ('bytes' in source) return source.bytes.subarray(0, GZIP_MAGIC.length);
   let handle;
   try {
@@ -73,7 +73,7 @@ async function firstChunk(source: StateSource): Promise<Uint8Array> {
 
 /** The source's text in chunks, gunzipped when it starts with gzip's magic bytes; faults name the file. */
 async function* decodedChunks(source: StateSource): AsyncGenerator<string> {
-  const head = await firstChunk(source);
+  const head = await leadingBytes(source);
   const raw = 'bytes' in source ? Readable.from([source.bytes]) : createReadStream(source.path, { highWaterMark: READ_CHUNK_BYTES });
   const gzipped = head.length === 2 && head[0] === GZIP_MAGIC[0] && head[1] === GZIP_MAGIC[1];
   const stream = gzipped ? raw.pipe(createGunzip({ chunkSize: READ_CHUNK_BYTES })) : raw;
