@@ -56,6 +56,29 @@ describe('--dump-state / --load-state', () => {
     await minesOnTop(b.mainnet, 30, mainnetToken, before.mainnet.blocks[before.mainnet.head]);
   });
 
+  it('loads into a data directory over its chain, and the loaded chain is what a restart finds', async () => {
+    const root = await tempDir();
+    const file = join(root, 'state.json.gz');
+    const dataDir = join(root, 'data');
+    const a = await cli(['--in-memory', '--dump-state', file]);
+    const token = await makeHistory(a.testnet, 31, 2);
+    const before = await chainAnswers(a.testnet, token);
+    expect(await a.process.stop()).toBe(0);
+
+    // The data directory first holds a longer chain of its own, which the load replaces.
+    const own = await cli(['--data-dir', dataDir]);
+    await makeHistory(own.testnet, 31, 5);
+    expect(await own.process.stop()).toBe(0);
+    const loaded = await cli(['--data-dir', dataDir, '--load-state', file]);
+    expect(await chainAnswers(loaded.testnet, token)).toEqual(before);
+    expect(await loaded.process.stop()).toBe(0);
+
+    const restarted = await cli(['--data-dir', dataDir]);
+    expect(await chainAnswers(restarted.testnet, token)).toEqual(before);
+    expect(await call(restarted.testnet, 'eth_getBlockByNumber', [`0x${(before.head + 1).toString(16)}`, false])).toBeNull();
+    await minesOnTop(restarted.testnet, 31, token, before.blocks[before.head]);
+  });
+
   it('writes the file every --state-interval seconds while running', async () => {
     const file = join(await tempDir(), 'state.json.gz');
     const a = await cli(['--in-memory', '--dump-state', file, '--state-interval', '1']);
