@@ -57,14 +57,17 @@ export class StateTransfer {
     const chainId = this.parts.common.chainId();
     const header = await checkSection(opened.lines(), source.name, chainId);
     if (header === undefined) return undefined;
-    const { lock, store, head, pool, clock } = this.parts;
+    const { lock, store, head, pool, clock, events } = this.parts;
     return () =>
       lock.run(async () => {
         await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta);
-        await head.replaced((await store.getBlock(header.headNumber))!);
+        const loadedHead = (await store.getBlock(header.headNumber))!;
+        await head.replaced(loadedHead);
         pool.clear();
         clock.reset();
         this.control.forgetSnapshots();
+        // Filters and subscriptions start over from the loaded head, as after a revert to it.
+        events.emit('rewind', [], loadedHead);
       });
   }
 }

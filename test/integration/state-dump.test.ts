@@ -69,8 +69,11 @@ describe('anvil_dumpState / anvil_loadState with viem', () => {
     const b = await start();
     await makeHistory(b.testnetUrl, 31, 4);
     await call(b.testnetUrl, 'evm_snapshot');
+    const blockFilter = await call(b.testnetUrl, 'eth_newBlockFilter');
     expect(await call(b.testnetUrl, 'hardhat_loadState', [state])).toBe(true);
     expect(await chainAnswers(b.testnetUrl, token)).toEqual(before);
+    // A block filter starts over from the loaded head, as after a revert.
+    expect(await call(b.testnetUrl, 'eth_getFilterChanges', [blockFilter])).toEqual([before.blocks[before.head].hash]);
     // Blocks of the replaced chain are gone, and so are its snapshots.
     expect(await call(b.testnetUrl, 'eth_getBlockByNumber', [`0x${(before.head + 1).toString(16)}`, false])).toBeNull();
     expect(await call(b.testnetUrl, 'evm_revert', ['0x1'])).toBe(false);
