@@ -93,15 +93,6 @@ async function checkSection(lines: AsyncIterable<string>, file: string, chainId:
   /** The last block's state root, as the state nodes name it (unprefixed hex). */
   let stateRoot = '';
   let sawStateRoot = false;
-  const finishSection = () => {
-    if (found === undefined) return;
-    const where = `network ${found.network} (chain ${chainId})`;
-    if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
-    if (next - 1n !== found.headNumber || !equalsBytes(parent!, found.headHash)) {
-      throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${found.headNumber} ${bytesToHex(found.headHash)})`);
-    }
-    if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root 0x${stateRoot} is not among its state nodes`);
-  };
   for await (const event of parseStateFile(lines, file, (header) => header.chainId === chainId)) {
     if (event.kind === 'network') {
       if (found !== undefined) throw badStateFile(file, `two sections for chain ${chainId}`);
@@ -115,7 +106,13 @@ async function checkSection(lines: AsyncIterable<string>, file: string, chainId:
       next++;
     } else if (event.node === stateRoot) sawStateRoot = true;
   }
-  finishSection();
+  if (found === undefined) return undefined;
+  const where = `network ${found.network} (chain ${chainId})`;
+  if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
+  if (next - 1n !== found.headNumber || !equalsBytes(parent!, found.headHash)) {
+    throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${found.headNumber} ${bytesToHex(found.headHash)})`);
+  }
+  if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root 0x${stateRoot} is not among its state nodes`);
   return found;
 }
 

@@ -58,6 +58,10 @@ describe('anvil_dumpState / anvil_loadState with viem', () => {
     expect(error.code).toBe(-32602);
     expect(error.message).toContain('holds no chain with chain id 30');
     expect(await fingerprint(b.mainnetUrl)).toEqual(unchanged);
+
+    // The same dump as plain (uncompressed) JSON loads through the testnet key.
+    await testClient(b.testnetUrl, 31).loadState({ state: hexOf(Buffer.from(json)) });
+    expect(await call(b.testnetUrl, 'eth_getBlockByNumber', ['latest', false])).toEqual(await call(a.testnetUrl, 'eth_getBlockByNumber', ['latest', false]));
   });
 
   it('also answers as hardhat_dumpState / hardhat_loadState, and a load replaces a longer chain', async () => {
