@@ -188,11 +188,14 @@ export class ChainStore {
     for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: end })) yield [new TextDecoder().decode(key.subarray(1)), value];
   }
 
-  /** Every state trie node (its key as the trie names it, in hex, and its bytes), in key order. */
+  /**
+   * Every state trie node (its key as the trie names it, in hex, and its bytes), one at a time:
+   * in key order from LevelDB, in no particular order from memory.
+   */
   async *stateNodes(): AsyncGenerator<[string, Uint8Array]> {
     const prefix = stateNodeKey(EMPTY);
-    const end = Uint8Array.of(prefix[0]! + 1);
-    for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: end })) yield [Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex'), value];
+    const nodes = this.kv instanceof MemoryKv ? this.kv.unordered(prefix[0]!) : this.kv.iterator({ gte: prefix, lt: Uint8Array.of(prefix[0]! + 1) });
+    for await (const [key, value] of nodes) yield [Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex'), value];
   }
 
   /**
