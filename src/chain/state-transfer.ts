@@ -12,6 +12,7 @@ import type { TestControl } from './control.js';
 import { OVERRIDE_META } from './head.js';
 import { IRREGULAR_STATE_PREFIX } from './storage/keys.js';
 import type { ChainRecord } from './storage/store.js';
+import type { RskBlock } from './records/block.js';
 import { type BlockRecord, type NetworkHeader, type NetworkSection, badStateFile, parseStateFile } from './dump/format.js';
 import { type StateSource, openState } from './dump/io.js';
 import { decodeStoredBlock } from './records/block.js';
@@ -60,12 +61,15 @@ export class StateTransfer {
     const { lock, store, head, pool, clock, events } = this.parts;
     return () =>
       lock.run(async () => {
-        await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta);
-        const loadedHead = (await store.getBlock(header.headNumber))!;
-        await head.replaced(loadedHead);
-        pool.clear();
-        clock.reset();
-        this.control.forgetSnapshots();
+        let loadedHead!: RskBlock;
+        // Reads wait until the head is the loaded one too: none sees a half-written chain.
+        await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta, async (block) => {
+          loadedHead = block;
+          await head.replaced(block);
+          pool.clear();
+          clock.reset();
+          this.control.forgetSnapshots();
+        });
         // Filters and subscriptions start over from the loaded head, as after a revert to it.
         events.emit('rewind', [], loadedHead);
       });

@@ -84,6 +84,35 @@ describe('anvil_dumpState / anvil_loadState with viem', () => {
   });
 });
 
+describe('reads during a load', () => {
+  it('never see a half-written chain: every read answers from the old chain or the loaded one', async () => {
+    const a = await start();
+    await makeHistory(a.testnetUrl, 31, 3);
+    const state = await call(a.testnetUrl, 'anvil_dumpState');
+    const logsOf = async (url: string) => (await call(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x4' }])).map((log: { blockHash: string }) => log.blockHash);
+    const loadedLogs = await logsOf(a.testnetUrl);
+
+    const b = await start();
+    await makeHistory(b.testnetUrl, 31, 3);
+    const oldLogs = await logsOf(b.testnetUrl);
+    expect(oldLogs).toHaveLength(4);
+    expect(loadedLogs).toHaveLength(4);
+    let loaded = false;
+    const loading = call(b.testnetUrl, 'anvil_loadState', [state]).finally(() => (loaded = true));
+    // Readers that keep reading until the load is over, so that some run while it writes. Over
+    // HTTP, each read waits for real I/O and the load goes on meanwhile. eth_getLogs reads the log
+    // index from the store itself, not from a cache of the old chain's blocks.
+    const reads: string[][] = [];
+    const reader = async () => {
+      while (!loaded) reads.push(await logsOf(b.testnetUrl));
+    };
+    await Promise.all([loading, reader(), reader(), reader()]);
+    expect(reads.length).toBeGreaterThan(0);
+    for (const read of reads) expect([oldLogs, loadedLogs]).toContainEqual(read);
+    expect(await logsOf(b.testnetUrl)).toEqual(loadedLogs);
+  });
+});
+
 describe('anvil state files', () => {
   const anvilState = {
     block: { number: '0x5', timestamp: '0x6565' },

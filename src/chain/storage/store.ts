@@ -90,6 +90,8 @@ export class ChainStore {
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
+  /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
+  private loading: Promise<void> | undefined;
 
   private constructor(
     private readonly kv: Kv,
@@ -117,6 +119,7 @@ export class ChainStore {
   }
 
   async getBlock(number: bigint): Promise<RskBlock | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const cached = this.blocks.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(blockKey(number));
@@ -127,11 +130,13 @@ export class ChainStore {
   }
 
   async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const bytes = await this.kv.get(hashToNumberKey(hash));
     return bytes === undefined ? undefined : decodeNumber(bytes);
   }
 
   async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const cached = this.receipts.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(receiptsKey(number));
@@ -142,6 +147,7 @@ export class ChainStore {
   }
 
   async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const bytes = await this.kv.get(txLocationKey(hash));
     if (bytes === undefined) return undefined;
     return { blockNumber: decodeNumber(bytes), index: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8) };
@@ -202,9 +208,28 @@ export class ChainStore {
    * Replaces the whole chain with `records` (a state load, validated beforehand): every block,
    * receipt, index, state node and state meta record goes; other meta records (the miner's
    * targets) stay. Blocks are written with their indexes as commitBlock writes them, in batches
-   * of LOAD_BATCH_OPS, and the head pointer last.
+   * of LOAD_BATCH_OPS, and the head pointer last. Reads of blocks, receipts, indexes and state
+   * wait until it and `settle` (given the new head block; it may read meta records only) are done.
    */
-  async replaceChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean): Promise<void> {
+  async replaceChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean, settle: (head: RskBlock) => Promise<void>): Promise<void> {
+    let done!: () => void;
+    this.loading = new Promise((resolve) => (done = resolve));
+    this.stateDb.holdReadsUntil(this.loading);
+    try {
+      const head = await this.writeChain(records, stateMeta);
+      this.blocks.clear();
+      this.receipts.clear();
+      this.logs.clear();
+      this.stateDb.clearCache();
+      await settle(head);
+    } finally {
+      this.loading = undefined;
+      this.stateDb.holdReadsUntil(undefined);
+      done();
+    }
+  }
+
+  private async writeChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean): Promise<RskBlock> {
     this.stateDb.discardPending();
     this.revertedNodes.setTracking(false);
     const metaPrefix = metaKey('');
@@ -221,12 +246,12 @@ export class ChainStore {
       await flush(LOAD_BATCH_OPS);
     }
     await flush(1);
-    let head: bigint | undefined;
+    let head: RskBlock | undefined;
     for await (const record of records) {
       if ('block' in record) {
         const block = decodeStoredBlock(record.block);
         ops.push(...blockRecordOps(block, decodeBlockReceipts(record.receipts), record.block, record.receipts));
-        head = block.header.number;
+        head = block;
       } else if ('node' in record) {
         ops.push({ type: 'put', key: stateNodeKeyOfHex(record.node), value: record.value });
       } else {
@@ -234,21 +259,21 @@ export class ChainStore {
       }
       await flush(LOAD_BATCH_OPS);
     }
-    if (head !== undefined) ops.push({ type: 'put', key: headKey(), value: encodeNumber(head) });
+    if (head === undefined) throw new Error('a state load without blocks');
+    ops.push({ type: 'put', key: headKey(), value: encodeNumber(head.header.number) });
     await flush(1);
-    this.blocks.clear();
-    this.receipts.clear();
-    this.logs.clear();
-    this.stateDb.clearCache();
+    return head;
   }
 
   /** Blocks in the criteria's range whose log index says they may match. */
-  logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+  async logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+    if (this.loading !== undefined) await this.loading;
     return candidateBlocks(this.kv, criteria);
   }
 
   /** The logs of each block (none for a block not stored), reading receipts only for blocks not in memory. */
   async getBlockLogsMany(numbers: bigint[]): Promise<LogMatch[][]> {
+    if (this.loading !== undefined) await this.loading;
     const found = numbers.map((n) => this.logs.get(n));
     const missing = numbers.filter((_, i) => found[i] === undefined);
     if (missing.length === 0) return found as LogMatch[][];
@@ -263,6 +288,7 @@ export class ChainStore {
 
   /** Receipts of many blocks, reading the ones not in memory in one round trip. */
   async getReceiptsMany(numbers: bigint[]): Promise<BlockReceipts[]> {
+    if (this.loading !== undefined) await this.loading;
     const found = numbers.map((n) => this.receipts.get(n));
     const missing = numbers.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
