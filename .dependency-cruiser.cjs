@@ -21,6 +21,7 @@ const TIERS = [
   ['exec'],
   ['mining', 'tracing'],
   ['merged-mining'],
+  ['dump'],
 ];
 
 const tierRules = TIERS.flatMap((folders, tier) => {

@@ -64,6 +64,11 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --filter-max-topics N    topics per position in one log filter (1000)
   --ws-max-buffered BYTES  unread bytes after which a WebSocket client is dropped (16777216)
   --ws-ping-interval S     seconds between WebSocket pings; a client that missed one is dropped (30)
+  --load-state FILE        load a state file at start (gzip or plain JSON): a dump of this node
+                           replaces the chains it holds; an anvil file's accounts are merged in
+  --dump-state FILE        write both networks' chains (blocks, receipts, logs, state) to FILE,
+                           gzip JSON, when the node closes
+  --state-interval S       with --dump-state: also write it every S seconds
   --public-url URL         base of the key URLs the dashboard shows (e.g. behind a proxy);
                            default the address the node listens on
   --help                   show this help
@@ -167,6 +172,9 @@ async function main(): Promise<void> {
       'ws-max-buffered': { type: 'string' },
       'ws-ping-interval': { type: 'string' },
       'public-url': { type: 'string' },
+      'load-state': { type: 'string' },
+      'dump-state': { type: 'string' },
+      'state-interval': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -227,6 +235,9 @@ async function main(): Promise<void> {
       },
     },
     publicUrl: values['public-url'],
+    loadState: values['load-state'],
+    dumpState: values['dump-state'],
+    stateIntervalSeconds: positiveNumberFlag('state-interval', values['state-interval']),
   };
   // Before any database opens: a keyless network the host cannot have is refused at once.
   keyless.checkKeylessOptions(options);

@@ -44,6 +44,7 @@ import { logMinedBlocks } from './log/chain-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
 import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
+import { loadStateFile, scheduleStateDumps } from './state-files.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -106,6 +107,15 @@ export interface NodeOptions {
   http?: HttpLimits;
   /** Limits on execution, filters and subscriptions (defaults: the named constants each names). */
   limits?: NodeLimits;
+  /**
+   * A state file to load at start (`--load-state`): this node's format replaces the chains it
+   * holds; an anvil file's accounts are merged into both networks' latest state.
+   */
+  loadState?: string;
+  /** Where to write both networks' state at close (`--dump-state`); gzip JSON (docs/state-file.md). */
+  dumpState?: string;
+  /** With dumpState: also write it every this many seconds (`--state-interval`). */
+  stateIntervalSeconds?: number;
   /**
    * Base URL of the key URLs the dashboard's API answers (`--public-url`, e.g. behind a proxy);
    * default the address the server listens on. Never taken from the request's Host header.
@@ -177,6 +187,7 @@ async function genesisPath(dataDir: string | undefined, network: NetworkName): P
 export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   checkMinerOption(options);
   checkKeylessOptions(options);
+  checkStateOptions(options);
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : (options.dataDir ?? 'chain-data');
   const logger = createLogger(options.logLevel ?? 'warn', options.logDestination);
@@ -187,6 +198,17 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const [bans] = await Promise.all([BanList.open(dataDir === undefined ? undefined : join(dataDir, BAN_LIST_FILE)), startFastKeccak()]);
   const clients = { bans, reputation: new ClientReputation(now) };
   const { chains, gateway } = await openDatabases(dataDir, options, now, logger);
+  if (options.loadState !== undefined) {
+    try {
+      await loadStateFile(chains, options.loadState);
+    } catch (err) {
+      await Promise.all(NETWORKS.map((n) => chains[n].close()));
+      chains.testnet.wallet.close();
+      await gateway.close();
+      throw err;
+    }
+  }
+  const stateDumps = options.dumpState === undefined ? undefined : scheduleStateDumps(chains, options.dumpState, options.stateIntervalSeconds, logger);
   const limits = options.limits ?? {};
   for (const chain of Object.values(chains)) {
     if (limits.callGasCap !== undefined) chain.execution.callGasCap = limits.callGasCap;
@@ -287,7 +309,11 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         for (const stop of stopBlockLogs) stop();
         await Promise.all([...servers].map(closeServer));
         servers.clear();
-        await Promise.all(NETWORKS.map((n) => chains[n].close()));
+        try {
+          await stateDumps?.final();
+        } finally {
+          await Promise.all(NETWORKS.map((n) => chains[n].close()));
+        }
         // Both chains share one wallet: forget its unlocked keys with them.
         chains.testnet.wallet.close();
         await gateway.close();
@@ -358,6 +384,12 @@ function checkPublicUrl(value: string): string {
     throw new Error(`public URL ${value}: expected an http(s) URL without credentials, query or fragment`);
   }
   return parsed.href.replace(/\/+$/, '');
+}
+
+function checkStateOptions(options: NodeOptions): void {
+  const interval = options.stateIntervalSeconds;
+  if (interval !== undefined && options.dumpState === undefined) throw new Error('--state-interval needs --dump-state FILE: the file to write every interval');
+  if (interval !== undefined && !(interval > 0)) throw new Error(`state interval ${interval}: expected a positive number of seconds`);
 }
 
 function checkMinerOption(options: NodeOptions): void {

@@ -40,6 +40,9 @@ import { NodeWallet } from './keys/wallet.js';
 import type { TraceCallOptions } from './tracing/trace-call.js';
 import type { TracedTx } from './tracing/replay.js';
 import type { Deadline } from './evm/deadline.js';
+import { StateTransfer } from './state-transfer.js';
+import type { NetworkSection } from './dump/format.js';
+import type { StateSource } from './dump/io.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -97,6 +100,8 @@ export class Chain {
   readonly control: TestControl;
   /** mnr_getWork / eth_getWork and merged-mined block import. */
   readonly merged: MergedBlocks;
+  /** State dump and load (state-transfer.ts). */
+  private readonly transfer: StateTransfer;
   private readonly parts: ChainParts;
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
@@ -131,6 +136,7 @@ export class Chain {
     if (this.minerMode === 'external') this.intake.automine = false;
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
+    this.transfer = new StateTransfer(this.parts, this.control);
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -335,6 +341,21 @@ export class Chain {
   /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
   mineMany(count: bigint, interval: bigint): Promise<void> {
     return this.producer.mineMany(count, interval);
+  }
+
+  // ---- state dump and load -------------------------------------------------------------------
+
+  /** Runs `use` on this chain's part of a state dump, under the lock (see state-transfer.ts). */
+  dumpState<T>(use: (section: NetworkSection) => Promise<T>): Promise<T> {
+    return this.transfer.dump(use);
+  }
+
+  /**
+   * Reads and checks a state file or bytes, changing nothing; returns what loads it, or undefined
+   * when the file holds no chain with this chain id (see state-transfer.ts).
+   */
+  prepareStateLoad(source: StateSource): Promise<(() => Promise<void>) | undefined> {
+    return this.transfer.prepare(source);
   }
 
   // ---- mining mode ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import { Snapshots } from './snapshots.js';
 import { rskTxOptions } from './evm/rsk-common.js';
 import { txRecordFromLegacyTx } from './records/transaction.js';
 import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
+import type { AnvilAccount } from './dump/anvil.js';
 
 /** Bytes of the instance id (hardhat_/anvil_metadata's instanceId, a 32-byte hash). */
 const INSTANCE_ID_BYTES = 32;
@@ -120,6 +121,26 @@ export class TestControl {
 
   setStorageAt(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
     return this.modifyState((state) => state.putStorage(address, slot, value));
+  }
+
+  /** Merges accounts into the latest state in one change (an anvil state file's accounts). */
+  putAccounts(accounts: readonly AnvilAccount[]): Promise<void> {
+    return this.modifyState(async (state) => {
+      for (const { address, nonce, balance, code, storage } of accounts) {
+        const at = new Address(address);
+        const account = (await state.getAccount(at)) ?? new Account();
+        account.nonce = nonce;
+        account.balance = balance;
+        await state.putAccount(at, account);
+        await state.putCode(at, code);
+        for (const [slot, value] of storage) await state.putStorage(at, slot, value);
+      }
+    });
+  }
+
+  /** Every snapshot is forgotten (a state load replaced the chain they were taken of). */
+  forgetSnapshots(): void {
+    this.snapshots.clear();
   }
 
   /** Removes a pooled transaction (hardhat_/anvil_dropTransaction); false when it is not pooled. */

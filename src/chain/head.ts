@@ -59,6 +59,13 @@ export class ChainHead {
     if (record !== undefined && equalsBytes(record.subarray(0, 32), head.hash)) this.override = record.slice(32);
   }
 
+  /** A state load replaced the store's contents: `head` and its stored state records are the chain now. */
+  async replaced(head: RskBlock): Promise<void> {
+    this.override = undefined;
+    await this.load(head);
+    this.latestStateChanged();
+  }
+
   get block(): RskBlock {
     return this.current;
   }

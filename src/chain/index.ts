@@ -12,6 +12,8 @@ export { isTimeout, type Deadline } from './evm/deadline.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
 export { PANIC_MEANINGS, errorString, panicCode } from './exec/revert-data.js';
+export { STATE_VERSION, type NetworkSection } from './dump/format.js';
+export { stateBytes, writeStateFile, type StateSource } from './dump/io.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { TypedDataError, typedDataHash } from './keys/eip712.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';

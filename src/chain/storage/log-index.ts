@@ -146,4 +146,8 @@ export class BlockLogsCache {
     this.map.delete(number);
     this.logs -= entry.length;
   }
+  clear(): void {
+    this.map.clear();
+    this.logs = 0;
+  }
 }

@@ -181,6 +181,15 @@ export class MemoryKv implements Kv {
     for (const key of [...found.keys()].sort()) yield [keyBytes(key), found.get(key)!];
   }
 
+  /**
+   * The records of one looked-up-only prefix in no particular order, one at a time (a state
+   * dump's trie nodes): `iterator` would collect and sort them all first.
+   */
+  *unordered(prefix: number): Generator<[Uint8Array, Uint8Array]> {
+    const first = String.fromCharCode(prefix);
+    for (const key of this.slabs.keys()) if (key[0] === first) yield [keyBytes(key), this.slabs.get(key)!];
+  }
+
   async *keys(range: KvRange = {}): AsyncGenerator<Uint8Array> {
     if (withinOneOrderedPrefix(range)) {
       // The log index's scans: all keys at once, not one abstract-level step each (a third of a

@@ -28,6 +28,8 @@ const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
 
 export class StateDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
+  /** A state load in progress (ChainStore.replaceChain): reads wait for it. */
+  private loading: Promise<void> | undefined;
   /** Recently used nodes within a byte budget (lru.ts: two generations, weighed in bytes). */
   private readonly cache: Lru<string, Uint8Array>;
 
@@ -39,6 +41,7 @@ export class StateDb implements DB<string, Uint8Array> {
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const value = this.pending.get(key) ?? this.cache.get(key);
     if (value !== undefined) return value;
     const stored = await this.kv.get(stateNodeKeyOfHex(key));
@@ -96,6 +99,16 @@ export class StateDb implements DB<string, Uint8Array> {
 
   discardPending(): void {
     this.pending = new Map();
+  }
+
+  /** Makes reads wait for `done` (a state load), or no longer wait (undefined). */
+  holdReadsUntil(done: Promise<void> | undefined): void {
+    this.loading = done;
+  }
+
+  /** Forgets every cached node (a state load replaced the store's contents). */
+  clearCache(): void {
+    this.cache.clear();
   }
 
   /** The node cache's size, for tests of its bound. */

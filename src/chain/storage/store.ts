@@ -23,6 +23,8 @@ import {
   irregularStateMeta,
   metaKey,
   receiptsKey,
+  stateNodeKey,
+  stateNodeKeyOfHex,
   txLocationKey,
 } from './keys.js';
 
@@ -49,6 +51,33 @@ export const RECENT_LOGS = 5_000;
  */
 const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
 
+/** Records written per batch by a state load: bounded memory however long the chain. */
+const LOAD_BATCH_OPS = 10_000;
+
+/** What a state load writes: a block with its receipts (stored RLP), a state node, a meta record. */
+export type ChainRecord =
+  | { block: Uint8Array; receipts: Uint8Array }
+  | { node: string; value: Uint8Array }
+  | { meta: string; value: Uint8Array };
+
+/** A block's records: the block, its receipts, the hash and transaction indexes and its log postings. */
+function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[] {
+  const number = block.header.number;
+  const ops: KvOp[] = [
+    { type: 'put', key: blockKey(number), value: blockBytes },
+    { type: 'put', key: receiptsKey(number), value: receiptBytes },
+    { type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) },
+  ];
+  block.transactions.forEach((tx, index) => {
+    const location = new Uint8Array(12);
+    location.set(encodeNumber(number));
+    new DataView(location.buffer).setUint32(8, index);
+    ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
+  });
+  for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+  return ops;
+}
+
 export interface TxLocation {
   blockNumber: bigint;
   index: number;
@@ -61,6 +90,8 @@ export class ChainStore {
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
+  /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
+  private loading: Promise<void> | undefined;
 
   private constructor(
     private readonly kv: Kv,
@@ -88,6 +119,7 @@ export class ChainStore {
   }
 
   async getBlock(number: bigint): Promise<RskBlock | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const cached = this.blocks.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(blockKey(number));
@@ -98,11 +130,13 @@ export class ChainStore {
   }
 
   async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const bytes = await this.kv.get(hashToNumberKey(hash));
     return bytes === undefined ? undefined : decodeNumber(bytes);
   }
 
   async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const cached = this.receipts.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(receiptsKey(number));
@@ -113,6 +147,7 @@ export class ChainStore {
   }
 
   async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
+    if (this.loading !== undefined) await this.loading;
     const bytes = await this.kv.get(txLocationKey(hash));
     if (bytes === undefined) return undefined;
     return { blockNumber: decodeNumber(bytes), index: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8) };
@@ -135,16 +170,7 @@ export class ChainStore {
     const state = this.stateDb.takePending();
     const added = this.revertedNodes.isTracking ? await this.stateDb.absent(state.keys) : [];
     const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
-    ops.push({ type: 'put', key: blockKey(number), value: encodeStoredBlock(block) });
-    ops.push({ type: 'put', key: receiptsKey(number), value: encodeBlockReceipts(receipts) });
-    ops.push({ type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) });
-    block.transactions.forEach((tx, index) => {
-      const location = new Uint8Array(12);
-      location.set(encodeNumber(number));
-      new DataView(location.buffer).setUint32(8, index);
-      ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
-    });
-    for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+    ops.push(...blockRecordOps(block, receipts, encodeStoredBlock(block), encodeBlockReceipts(receipts)));
     if (meta !== undefined) ops.push({ type: 'put', key: metaKey(meta.name), value: meta.value });
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     await this.kv.batch(ops);
@@ -155,13 +181,99 @@ export class ChainStore {
     this.logs.set(number, blockLogs(receipts));
   }
 
+  /** A block's and its receipts' records as stored (a state dump copies them as they are). */
+  async rawBlock(number: bigint): Promise<{ block: Uint8Array; receipts: Uint8Array } | undefined> {
+    const [block, receipts] = await this.kv.getMany([blockKey(number), receiptsKey(number)]);
+    return block === undefined || receipts === undefined ? undefined : { block, receipts };
+  }
+
+  /** Every meta record (name, value), in name order. */
+  async *metaRecords(): AsyncGenerator<[string, Uint8Array]> {
+    const prefix = metaKey('');
+    const end = Uint8Array.of(prefix[0]! + 1);
+    for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: end })) yield [new TextDecoder().decode(key.subarray(1)), value];
+  }
+
+  /**
+   * Every state trie node (its key as the trie names it, in hex, and its bytes), one at a time:
+   * in key order from LevelDB, in no particular order from memory.
+   */
+  async *stateNodes(): AsyncGenerator<[string, Uint8Array]> {
+    const prefix = stateNodeKey(EMPTY);
+    const nodes = this.kv instanceof MemoryKv ? this.kv.unordered(prefix[0]!) : this.kv.iterator({ gte: prefix, lt: Uint8Array.of(prefix[0]! + 1) });
+    for await (const [key, value] of nodes) yield [Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex'), value];
+  }
+
+  /**
+   * Replaces the whole chain with `records` (a state load, validated beforehand): every block,
+   * receipt, index, state node and state meta record goes; other meta records (the miner's
+   * targets) stay. Blocks are written with their indexes as commitBlock writes them, in batches
+   * of LOAD_BATCH_OPS, and the head pointer last. Reads of blocks, receipts, indexes and state
+   * wait until it and `settle` (given the new head block; it may read meta records only) are done.
+   */
+  async replaceChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean, settle: (head: RskBlock) => Promise<void>): Promise<void> {
+    let done!: () => void;
+    this.loading = new Promise((resolve) => (done = resolve));
+    this.stateDb.holdReadsUntil(this.loading);
+    try {
+      const head = await this.writeChain(records, stateMeta);
+      this.blocks.clear();
+      this.receipts.clear();
+      this.logs.clear();
+      this.stateDb.clearCache();
+      await settle(head);
+    } finally {
+      this.loading = undefined;
+      this.stateDb.holdReadsUntil(undefined);
+      done();
+    }
+  }
+
+  private async writeChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean): Promise<RskBlock> {
+    this.stateDb.discardPending();
+    this.revertedNodes.setTracking(false);
+    const metaPrefix = metaKey('');
+    let ops: KvOp[] = [];
+    const flush = async (atLeast: number) => {
+      if (ops.length < atLeast) return;
+      await this.kv.batch(ops);
+      ops = [];
+    };
+    for await (const key of this.kv.keys()) {
+      const isMeta = key[0] === metaPrefix[0];
+      if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
+      ops.push({ type: 'del', key });
+      await flush(LOAD_BATCH_OPS);
+    }
+    await flush(1);
+    let head: RskBlock | undefined;
+    for await (const record of records) {
+      if ('block' in record) {
+        const block = decodeStoredBlock(record.block);
+        ops.push(...blockRecordOps(block, decodeBlockReceipts(record.receipts), record.block, record.receipts));
+        head = block;
+      } else if ('node' in record) {
+        ops.push({ type: 'put', key: stateNodeKeyOfHex(record.node), value: record.value });
+      } else {
+        ops.push({ type: 'put', key: metaKey(record.meta), value: record.value });
+      }
+      await flush(LOAD_BATCH_OPS);
+    }
+    if (head === undefined) throw new Error('a state load without blocks');
+    ops.push({ type: 'put', key: headKey(), value: encodeNumber(head.header.number) });
+    await flush(1);
+    return head;
+  }
+
   /** Blocks in the criteria's range whose log index says they may match. */
-  logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+  async logCandidates(criteria: LogCriteria): Promise<bigint[]> {
+    if (this.loading !== undefined) await this.loading;
     return candidateBlocks(this.kv, criteria);
   }
 
   /** The logs of each block (none for a block not stored), reading receipts only for blocks not in memory. */
   async getBlockLogsMany(numbers: bigint[]): Promise<LogMatch[][]> {
+    if (this.loading !== undefined) await this.loading;
     const found = numbers.map((n) => this.logs.get(n));
     const missing = numbers.filter((_, i) => found[i] === undefined);
     if (missing.length === 0) return found as LogMatch[][];
@@ -176,6 +288,7 @@ export class ChainStore {
 
   /** Receipts of many blocks, reading the ones not in memory in one round trip. */
   async getReceiptsMany(numbers: bigint[]): Promise<BlockReceipts[]> {
+    if (this.loading !== undefined) await this.loading;
     const found = numbers.map((n) => this.receipts.get(n));
     const missing = numbers.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {

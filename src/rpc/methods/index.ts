@@ -13,6 +13,7 @@ import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
 import { testControlMethods } from './test-control.js';
 import { nodeInfoMethods } from './node-info.js';
+import { stateMethods } from './state-file.js';
 import { txpoolMethods } from './txpool.js';
 import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
@@ -37,6 +38,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...rskMethods,
   ...testControlMethods,
   ...nodeInfoMethods,
+  ...stateMethods,
   ...txpoolMethods,
   ...filterMethods,
   ...subscribeMethods,

@@ -1,0 +1,138 @@
+/**
+ * State dump and load (anvil_dumpState / anvil_loadState, --dump-state / --load-state): a chain's
+ * blocks and receipts as stored, every state trie node (so every block's state stays readable)
+ * and the state records of test control. A load first reads the whole file and checks it (layout,
+ * counts, every block decoded and linked to its parent, receipts matching their block); only then,
+ * under the lock, does it replace the store's contents, rebuilding the indexes as commitBlock
+ * writes them. A file that fails a check changes nothing.
+ */
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import type { ChainParts } from './parts.js';
+import type { TestControl } from './control.js';
+import { OVERRIDE_META } from './head.js';
+import { IRREGULAR_STATE_PREFIX } from './storage/keys.js';
+import type { ChainRecord } from './storage/store.js';
+import type { RskBlock } from './records/block.js';
+import { type BlockRecord, type NetworkHeader, type NetworkSection, badStateFile, parseStateFile } from './dump/format.js';
+import { type StateSource, openState } from './dump/io.js';
+import { decodeStoredBlock } from './records/block.js';
+import { decodeBlockReceipts } from './records/receipt.js';
+
+/** The meta records that are part of a chain's state (test-control changes), dumped and loaded with it. */
+const isStateMeta = (name: string) => name === OVERRIDE_META || name.startsWith(IRREGULAR_STATE_PREFIX);
+
+export class StateTransfer {
+  constructor(
+    private readonly parts: ChainParts,
+    private readonly control: TestControl,
+  ) {}
+
+  /** Runs `use` on this chain's section under the lock: no block is committed while it is read. */
+  dump<T>(use: (section: NetworkSection) => Promise<T>): Promise<T> {
+    const { lock, store, head, network, common } = this.parts;
+    return lock.run(async () => {
+      const headNumber = head.block.header.number;
+      const meta: Array<[string, Uint8Array]> = [];
+      for await (const [name, value] of store.metaRecords()) if (isStateMeta(name)) meta.push([name, value]);
+      async function* blocks(): AsyncGenerator<BlockRecord> {
+        for (let n = 0n; n <= headNumber; n++) {
+          const record = await store.rawBlock(n);
+          if (record === undefined) throw new Error(`chain data is damaged: block ${n} is missing`);
+          yield record;
+        }
+      }
+      const header: NetworkHeader = { network, chainId: common.chainId(), headNumber, headHash: head.block.hash, meta };
+      return use({ header, blocks: blocks(), nodes: store.stateNodes() });
+    });
+  }
+
+  /**
+   * Reads a state file and checks it in full, changing nothing; returns what loads it (undefined
+   * when the file, in this node's format, holds no chain with this chain id). This node's format
+   * replaces the chain with the file's; an anvil file's accounts are merged into the latest state,
+   * as anvil merges them.
+   */
+  async prepare(source: StateSource): Promise<(() => Promise<void>) | undefined> {
+    const opened = await openState(source);
+    if (opened.kind === 'anvil') return () => this.control.putAccounts(opened.accounts);
+    const chainId = this.parts.common.chainId();
+    const header = await checkSection(opened.lines(), source.name, chainId);
+    if (header === undefined) return undefined;
+    const { lock, store, head, pool, clock, events } = this.parts;
+    return () =>
+      lock.run(async () => {
+        let loadedHead!: RskBlock;
+        // Reads wait until the head is the loaded one too: none sees a half-written chain.
+        await store.replaceChain(sectionRecords(opened.lines(), source.name, chainId), isStateMeta, async (block) => {
+          loadedHead = block;
+          await head.replaced(block);
+          pool.clear();
+          clock.reset();
+          this.control.forgetSnapshots();
+        });
+        // Filters and subscriptions start over from the loaded head, as after a revert to it.
+        events.emit('rewind', [], loadedHead);
+      });
+  }
+}
+
+/** This chain's records in a file already checked: its blocks, state nodes and meta records. */
+async function* sectionRecords(lines: AsyncIterable<string>, file: string, chainId: bigint): AsyncGenerator<ChainRecord> {
+  for await (const event of parseStateFile(lines, file, (header) => header.chainId === chainId)) {
+    if (event.kind === 'network') {
+      for (const [meta, value] of event.header.meta) yield { meta, value };
+    } else if (event.kind === 'block') yield { block: event.block, receipts: event.receipts };
+    else yield { node: event.node, value: event.value };
+  }
+}
+
+/**
+ * Reads the whole file and checks it; returns the header of the section with `chainId` (undefined
+ * when there is none) once every check passed, or throws naming the file and the fault.
+ */
+async function checkSection(lines: AsyncIterable<string>, file: string, chainId: bigint): Promise<NetworkHeader | undefined> {
+  let found: NetworkHeader | undefined;
+  let next = 0n;
+  let parent: Uint8Array | undefined;
+  /** The last block's state root, as the state nodes name it (unprefixed hex). */
+  let stateRoot = '';
+  let sawStateRoot = false;
+  for await (const event of parseStateFile(lines, file, (header) => header.chainId === chainId)) {
+    if (event.kind === 'network') {
+      if (found !== undefined) throw badStateFile(file, `two sections for chain ${chainId}`);
+      const unknown = event.header.meta.find(([name]) => !isStateMeta(name));
+      if (unknown !== undefined) throw badStateFile(file, `unknown meta record ${JSON.stringify(unknown[0].slice(0, 80))}`);
+      found = event.header;
+    } else if (event.kind === 'block') {
+      const block = checkBlock(event, next, parent, file);
+      parent = block.hash;
+      stateRoot = bytesToHex(block.header.stateRoot).slice(2);
+      next++;
+    } else if (event.node === stateRoot) sawStateRoot = true;
+  }
+  if (found === undefined) return undefined;
+  const where = `network ${found.network} (chain ${chainId})`;
+  if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
+  if (next - 1n !== found.headNumber || !equalsBytes(parent!, found.headHash)) {
+    throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${found.headNumber} ${bytesToHex(found.headHash)})`);
+  }
+  if (!sawStateRoot) throw badStateFile(file, `${where}: the head block's state root 0x${stateRoot} is not among its state nodes`);
+  return found;
+}
+
+function checkBlock(record: BlockRecord, number: bigint, parent: Uint8Array | undefined, file: string) {
+  const fail = (problem: string) => badStateFile(file, `block ${number}: ${problem}`);
+  let block;
+  let receipts;
+  try {
+    block = decodeStoredBlock(record.block);
+    receipts = decodeBlockReceipts(record.receipts);
+  } catch (err) {
+    throw fail(`not a stored block and its receipts (${(err as Error).message})`);
+  }
+  if (block.header.number !== number) throw fail(`found block ${block.header.number} where block ${number} belongs`);
+  if (parent !== undefined && !equalsBytes(block.header.parentHash, parent)) throw fail('its parent hash is not the previous block\'s hash');
+  if (!equalsBytes(receipts.blockHash, block.hash) || receipts.blockNumber !== number) throw fail('its receipts belong to another block');
+  if (receipts.receipts.length !== block.transactions.length) throw fail(`${block.transactions.length} transactions but ${receipts.receipts.length} receipts`);
+  return block;
+}
