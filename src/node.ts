@@ -41,6 +41,7 @@ import { Eip1193Provider } from './provider.js';
 import { SubscriptionHost } from './rpc/subscriptions.js';
 import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
 import { logMinedBlocks } from './log/chain-log.js';
+import { printConsoleLogs } from './log/console-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
 import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
@@ -102,6 +103,11 @@ export interface NodeOptions {
   logLevel?: LogLevel;
   /** Where log lines go (default stdout). */
   logDestination?: LogDestination;
+  /**
+   * Do not print contracts' console.log lines (`--silent-console`). They are printed by default,
+   * whatever the log level, except at 'silent'; `chains[network].events` still emits 'consoleLog'.
+   */
+  silentConsole?: boolean;
   /** Slow-client timeouts and the connection cap of the HTTP server (defaults in server/http.ts). */
   http?: HttpLimits;
   /** Limits on execution, filters and subscriptions (defaults: the named constants each names). */
@@ -218,6 +224,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   const servers = new Set<Server>();
   const logCalls = rpcCallLogger(logger);
   const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
+  if (options.silentConsole !== true && options.logLevel !== 'silent') {
+    stopBlockLogs.push(...NETWORKS.map((n) => printConsoleLogs(chains[n], options.logDestination ?? process.stdout)));
+  }
   const subscriptionHosts: SubscriptionHost[] = [];
 
   const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, { ...contexts[network], deadline: chains[network].execution.deadline(true) });
