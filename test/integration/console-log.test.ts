@@ -132,6 +132,39 @@ describe('calls and estimates', () => {
   });
 });
 
+describe('traces', () => {
+  /** Every frame of a callTracer tree, depth first. */
+  const framesOf = (frame: any): any[] => [frame, ...(frame.calls ?? []).flatMap(framesOf)];
+
+  it('callTracer marks each console frame with its line; rskTracer lists the lines', async () => {
+    const receipt = await send('logWithConsole2', [WHO]);
+    const lines = entries[0]!.lines;
+    const tree = await provider.send('debug_traceTransaction', [receipt.hash, { tracer: 'callTracer' }]);
+    const consoleFrames = framesOf(tree).filter((f) => f.to === CONSOLE.toLowerCase());
+    expect(consoleFrames.map((f) => [f.type, f.consoleLog])).toEqual(lines.map((l) => ['STATICCALL', l]));
+    expect(framesOf(tree).filter((f) => f.consoleLog !== undefined)).toHaveLength(lines.length);
+    const structTrace = await provider.send('debug_traceTransaction', [receipt.hash, {}]);
+    expect(structTrace.consoleLogs).toEqual(lines);
+  });
+
+  it('a transaction that does not log has no console field', async () => {
+    const receipt = await send('ping', [EMPTY_ACCOUNT]);
+    const tree = await provider.send('debug_traceTransaction', [receipt.hash, { tracer: 'callTracer' }]);
+    expect(framesOf(tree).some((f) => 'consoleLog' in f)).toBe(false);
+    expect('consoleLogs' in (await provider.send('debug_traceTransaction', [receipt.hash, {}]))).toBe(false);
+  });
+
+  it('debug_traceCall carries the lines and prints nothing', async () => {
+    entries.length = 0;
+    printed = '';
+    const data = logging.interface.encodeFunctionData('viewLog', [5n]);
+    const tree = await provider.send('debug_traceCall', [{ to: await logging.getAddress(), data }, 'latest', { tracer: 'callTracer' }]);
+    expect(framesOf(tree).map((f) => f.consoleLog).filter(Boolean)).toEqual(['viewLog(5)']);
+    expect(entries).toEqual([]);
+    expect(printed).toBe('');
+  });
+});
+
 describe('--silent-console', () => {
   it('prints nothing, while in-process users still get the events', async () => {
     let output = '';

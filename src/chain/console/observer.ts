@@ -37,7 +37,8 @@ interface Seen {
 
 const seen = new WeakMap<object, Seen>();
 
-function isConsole(b: Uint8Array): boolean {
+/** Whether `b` is the console address (a 20-byte address). */
+export function isConsoleAddress(b: Uint8Array): boolean {
   if (b[19] !== LAST) return false;
   for (let i = 0; i < 19; i++) if (b[i] !== CONSOLE_ADDRESS[i]) return false;
   return true;
@@ -50,7 +51,7 @@ export function observeConsoleCalls(evm: EVM): void {
   evm.events.on('beforeMessage', (message: Message) => {
     // A creation has neither `to` nor a code address (its getter throws then).
     const code = message._codeAddress ?? message.to;
-    if (code === undefined || !isConsole(code.bytes)) return;
+    if (code === undefined || !isConsoleAddress(code.bytes)) return;
     if (state.calls.length < MAX_CONSOLE_CALLS) state.calls.push(message.data.slice());
     else state.dropped++;
   });

@@ -57,15 +57,10 @@ function callBlock(execution: ExecutionContext, header: RskHeader): CallBlock {
 }
 
 function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline): Promise<Executed> {
+  // The pool hands out engines with no console calls kept (call-runner.ts returnEngine).
   return runner.run(async (evm) => {
-    // A pooled EVM: whatever an earlier, broken-off run left is not this call's.
-    takeConsoleCalls(evm);
-    try {
-      const result = await withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit));
-      return { result, consoleCalls: takeConsoleCalls(evm) };
-    } finally {
-      takeConsoleCalls(evm);
-    }
+    const result = await withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit));
+    return { result, consoleCalls: takeConsoleCalls(evm) };
   });
 }
 
