@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import type { ConsoleLogEntry } from '../../src/index.js';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, startTestNode, type TestNode } from '../helpers/node.js';
+import { runCli } from '../helpers/cli.js';
+import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
 
 const CONSOLE = '0x000000000000000000636F6e736F6c652e6c6f67';
 /**
@@ -181,6 +182,43 @@ describe('--silent-console', () => {
       expect(output).toBe('');
     } finally {
       await quiet.close();
+    }
+  });
+});
+
+describe('the CLI', () => {
+  /** Deploys ConsoleLogging through `url` and sends logLegacy; returns that transaction's hash. */
+  async function logThroughCli(url: string): Promise<string> {
+    const deployHash = await call(url, 'eth_sendTransaction', [{ from: COW.address, data: contracts.ConsoleLogging.bytecode, gas: '0x2dc6c0' }]);
+    const { contractAddress } = await call(url, 'eth_getTransactionReceipt', [deployHash]);
+    const data = logging.interface.encodeFunctionData('logLegacy');
+    const hash = await call(url, 'eth_sendTransaction', [{ from: COW.address, to: contractAddress, data, gas: '0x30d40' }]);
+    expect((await call(url, 'eth_getTransactionReceipt', [hash])).status).toBe('0x1');
+    return hash;
+  }
+
+  it('prints the lines under the transaction hash, with --quiet too', async () => {
+    const cli = runCli(['--in-memory', '--port', '0', '--quiet', '--api-key', 'console-test-key'], 1);
+    try {
+      await cli.started;
+      const hash = await logThroughCli(`${cli.baseUrl()}/console-test-key`);
+      expect(cli.stdout()).toContain(`testnet tx ${hash} console.log:\n  legacy 7\n`);
+    } finally {
+      expect(await cli.stop()).toBe(0);
+    }
+  });
+
+  it('--silent-console prints none', async () => {
+    const cli = runCli(['--in-memory', '--port', '0', '--silent-console', '--api-key', 'console-test-key'], 1);
+    try {
+      await cli.started;
+      const hash = await logThroughCli(`${cli.baseUrl()}/console-test-key`);
+      // the transaction's own log line is there, its console lines are not
+      expect(cli.stdout()).toContain(`testnet tx ${hash}: from`);
+      expect(cli.stdout()).not.toContain('console.log');
+      expect(cli.stdout()).not.toContain('legacy 7');
+    } finally {
+      expect(await cli.stop()).toBe(0);
     }
   });
 });
