@@ -115,6 +115,14 @@ describe('calls and estimates', () => {
     expect(printed).toBe('testnet eth_call console.log:\n  viewLog(21)\n');
   });
 
+  it('prints the lines of an eth_call that reverts, which still answers the revert', async () => {
+    entries.length = 0;
+    printed = '';
+    await expect(logging.getFunction('logThenRevert').staticCall()).rejects.toThrow(/nope/);
+    expect(entries).toEqual([{ kind: 'call', lines: ['about to revert'] }]);
+    expect(printed).toBe('testnet eth_call console.log:\n  about to revert\n');
+  });
+
   it('prints nothing for an eth_estimateGas that succeeds, however many attempts its search runs', async () => {
     entries.length = 0;
     printed = '';

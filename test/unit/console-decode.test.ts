@@ -1,9 +1,13 @@
-/** console.log call data → lines (src/chain/console/): the selector table and Hardhat's formatting. */
+/** console.log call data → lines (src/chain/console/): the selector table, Hardhat's formatting, the observer's cap. */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { encodeFunctionData, parseAbiItem, toFunctionSelector, type Hex } from 'viem';
+import { EventEmitter } from 'node:events';
+import { Address } from '@ethereumjs/util';
+import type { EVM } from '@ethereumjs/evm';
 import { consoleLine } from '../../src/chain/console/decode.js';
+import { MAX_CONSOLE_CALLS, consoleLines, observeConsoleCalls, takeConsoleCalls } from '../../src/chain/console/observer.js';
 import { CONSOLE_SIGNATURES } from '../../src/chain/console/signatures.js';
 
 const hexToBytes = (hex: Hex) => Uint8Array.from(Buffer.from(hex.slice(2), 'hex'));
@@ -90,5 +94,38 @@ describe('consoleLine', () => {
       ['┌─────────┬────────┐', '│ (index) │ Values │', '├─────────┼────────┤', '│ alice   │ 1      │', '│ bob     │ 2      │', '│ charlie │        │', '└─────────┴────────┘'].join('\n'),
     );
     expect(line('table(string[],string[])', ['k'], ['a longer value'])).toContain('│ k       │ a longer value │');
+  });
+});
+
+describe('the observer', () => {
+  const CONSOLE = new Address(Uint8Array.from(Buffer.from('000000000000000000636f6e736f6c652e6c6f67', 'hex')));
+  /** An object with the EVM's `events`, which is all the observer uses. */
+  function fakeEvm() {
+    const events = new EventEmitter();
+    const evm = { events } as unknown as EVM;
+    observeConsoleCalls(evm);
+    return { evm, send: (message: object) => events.emit('beforeMessage', message) };
+  }
+
+  it('keeps console calls (by code address) in order, copies their data, and ignores other messages', () => {
+    const { evm, send } = fakeEvm();
+    const data = callData('log(string)', ['one']);
+    send({ to: CONSOLE, data });
+    send({ to: new Address(new Uint8Array(20).fill(7)), data: callData('log(string)', ['not console']) });
+    send({ to: undefined, data: new Uint8Array(0) }); // a creation
+    send({ to: new Address(new Uint8Array(20).fill(7)), _codeAddress: CONSOLE, data: callData('log(string)', ['two']) });
+    data.fill(0); // the frame's memory changes afterwards
+    expect(consoleLines(takeConsoleCalls(evm))).toEqual(['one', 'two']);
+    expect(takeConsoleCalls(evm).calls).toEqual([]);
+  });
+
+  it(`keeps at most MAX_CONSOLE_CALLS (${MAX_CONSOLE_CALLS}) calls per execution and says how many more there were`, () => {
+    const { evm, send } = fakeEvm();
+    const data = callData('log(uint256)', [1n]);
+    for (let i = 0; i < MAX_CONSOLE_CALLS + 3; i++) send({ to: CONSOLE, data });
+    const lines = consoleLines(takeConsoleCalls(evm));
+    expect(lines).toHaveLength(MAX_CONSOLE_CALLS + 1);
+    expect(lines.at(-1)).toBe(`(3 more console.log calls not kept: one execution keeps ${MAX_CONSOLE_CALLS})`);
+    expect(takeConsoleCalls(evm).dropped).toBe(0);
   });
 });
