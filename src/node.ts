@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import {
   Chain,
+  type ConsoleLogEntry,
   type MinerMode,
   type NetworkName,
   NodeWallet,
@@ -223,9 +224,9 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   });
   const servers = new Set<Server>();
   const logCalls = rpcCallLogger(logger);
-  const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
+  const stopChainListeners = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
   if (options.silentConsole !== true && options.logLevel !== 'silent') {
-    stopBlockLogs.push(...NETWORKS.map((n) => printConsoleLogs(chains[n], options.logDestination ?? process.stdout)));
+    stopChainListeners.push(...NETWORKS.map((n) => printConsoleLogs(chains[n], options.logDestination ?? process.stdout)));
   }
   const subscriptionHosts: SubscriptionHost[] = [];
 
@@ -243,6 +244,10 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       provider.emit('message', { type: 'eth_subscription', data: (JSON.parse(message) as { params: unknown }).params });
     }, rpcOptions.skipRemasc);
     subscriptionHosts.push(subscriptions);
+    // Contracts' console.log lines, for users who hold only the provider (the chain's own event).
+    const onConsole = (entry: ConsoleLogEntry) => void provider.emit('consoleLog', entry);
+    chains[network].events.on('consoleLog', onConsole);
+    stopChainListeners.push(() => void chains[network].events.off('consoleLog', onConsole));
     context = { ...contexts[network], subscriptions };
     return provider;
   }
@@ -293,7 +298,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         // Refuse in-process calls first: a closed node must not keep answering from memory.
         for (const provider of Object.values(providers)) provider.disconnect(NODE_CLOSED_MESSAGE);
         for (const host of subscriptionHosts) host.close();
-        for (const stop of stopBlockLogs) stop();
+        for (const stop of stopChainListeners) stop();
         await Promise.all([...servers].map(closeServer));
         servers.clear();
         await Promise.all(NETWORKS.map((n) => chains[n].close()));

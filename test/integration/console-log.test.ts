@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
-import type { ConsoleLogEntry } from '../../src/index.js';
+import { createNode, type ConsoleLogEntry } from '../../src/index.js';
 import { contracts } from '../fixtures/contracts.js';
 import { runCli } from '../helpers/cli.js';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
@@ -171,6 +171,24 @@ describe('traces', () => {
     expect(framesOf(tree).map((f) => f.consoleLog).filter(Boolean)).toEqual(['viewLog(5)']);
     expect(entries).toEqual([]);
     expect(printed).toBe('');
+  });
+});
+
+describe('in-process users', () => {
+  it("get the lines as the provider's consoleLog events too", async () => {
+    const node = await createNode({ silentConsole: true });
+    try {
+      const seen: ConsoleLogEntry[] = [];
+      node.provider.on('consoleLog', (entry: ConsoleLogEntry) => seen.push(entry));
+      const data = logging.interface.encodeFunctionData('viewLog', [9n]);
+      // the same init code, deployed on this node, then an eth_call through the provider
+      const deployHash = (await node.provider.request({ method: 'eth_sendTransaction', params: [{ from: COW.address, data: contracts.ConsoleLogging.bytecode, gas: '0x2dc6c0' }] })) as string;
+      const receipt = (await node.provider.request({ method: 'eth_getTransactionReceipt', params: [deployHash] })) as { contractAddress: string };
+      expect(await node.provider.request({ method: 'eth_call', params: [{ to: receipt.contractAddress, data }, 'latest'] })).toBe(`0x${(18).toString(16).padStart(64, '0')}`);
+      expect(seen).toEqual([{ kind: 'call', lines: ['viewLog(9)'] }]);
+    } finally {
+      await node.close();
+    }
   });
 });
 
