@@ -14,7 +14,7 @@
 const TIERS = [
   ['base'],
   ['bitcoin'],
-  ['records', 'evm', 'keys'],
+  ['records', 'evm', 'keys', 'console'],
   ['storage', 'pool'],
   ['state'],
   ['native'],

@@ -72,11 +72,20 @@ const input = {
   },
 };
 
+/** Imports from packages (`hardhat/console.sol`), read from node_modules. */
+function findImports(path) {
+  try {
+    return { contents: readFileSync(require.resolve(path), 'utf8') };
+  } catch (err) {
+    return { error: `cannot import ${path}: ${err.message}` };
+  }
+}
+
 console.log(`compile-fixtures: solc ${solc.version()}, ${files.length} source file(s)`);
 
 let output;
 try {
-  output = JSON.parse(solc.compile(JSON.stringify(input)));
+  output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }));
 } catch (err) {
   fail(`solc crashed: ${err.message}`);
 }

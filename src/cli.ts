@@ -49,6 +49,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --log-level LEVEL        fatal|error|warn|info|debug|trace|silent (default info: a line per
                            mined block and per transaction; debug adds each JSON-RPC method called)
   --quiet                  no block and transaction lines: the same as --log-level warn
+  --silent-console         do not print contracts' console.log lines (printed by default under
+                           the transaction hash, eth_call, or a failed eth_estimateGas)
   --http-header-timeout S  seconds a client has to send its request line and headers (10)
   --http-request-timeout S seconds a client has to send a whole request, body included (30)
   --http-idle-timeout S    seconds a keep-alive connection may sit idle between requests (5)
@@ -157,6 +159,7 @@ async function main(): Promise<void> {
       hosted: { type: 'boolean', default: false },
       'log-level': { type: 'string' },
       quiet: { type: 'boolean', default: false },
+      'silent-console': { type: 'boolean', default: false },
       'http-header-timeout': { type: 'string' },
       'http-request-timeout': { type: 'string' },
       'http-idle-timeout': { type: 'string' },
@@ -211,6 +214,7 @@ async function main(): Promise<void> {
     hosted: values.hosted,
     filterTimeoutMs: mapDefined(positiveNumberFlag('filter-timeout', values['filter-timeout']), (s) => s * 1000),
     logLevel: logLevelFlag(values['log-level'], values.quiet, LOG_LEVELS),
+    silentConsole: values['silent-console'],
     http: {
       headerTimeoutMs: mapDefined(positiveNumberFlag('http-header-timeout', values['http-header-timeout']), (s) => s * 1000),
       requestTimeoutMs: mapDefined(positiveNumberFlag('http-request-timeout', values['http-request-timeout']), (s) => s * 1000),

@@ -4,7 +4,7 @@ export { UNAUTHORIZED_CODE } from './server/rpc-route.js';
 export type { DevNode, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
 export type { KeylessSetting } from './keyless.js';
-export type { NetworkName } from './chain/index.js';
+export type { ConsoleLogEntry, NetworkName } from './chain/index.js';
 export { DISCONNECTED, Eip1193Provider, ProviderRpcError } from './provider.js';
 export { DataDirInUseError } from './data-dir-in-use.js';
 export type { LogDestination, LogLevel } from './logger.js';

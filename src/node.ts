@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import {
   Chain,
+  type ConsoleLogEntry,
   type MinerMode,
   type NetworkName,
   NodeWallet,
@@ -41,6 +42,7 @@ import { Eip1193Provider } from './provider.js';
 import { SubscriptionHost } from './rpc/subscriptions.js';
 import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
 import { logMinedBlocks } from './log/chain-log.js';
+import { printConsoleLogs } from './log/console-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
 import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
@@ -103,6 +105,11 @@ export interface NodeOptions {
   logLevel?: LogLevel;
   /** Where log lines go (default stdout). */
   logDestination?: LogDestination;
+  /**
+   * Do not print contracts' console.log lines (`--silent-console`). They are printed by default,
+   * whatever the log level, except at 'silent'; `chains[network].events` still emits 'consoleLog'.
+   */
+  silentConsole?: boolean;
   /** Slow-client timeouts and the connection cap of the HTTP server (defaults in server/http.ts). */
   http?: HttpLimits;
   /** Limits on execution, filters and subscriptions (defaults: the named constants each names). */
@@ -239,7 +246,10 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
   });
   const servers = new Set<Server>();
   const logCalls = rpcCallLogger(logger);
-  const stopBlockLogs = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
+  const stopChainListeners = NETWORKS.map((n) => logMinedBlocks(chains[n], logger));
+  if (options.silentConsole !== true && options.logLevel !== 'silent') {
+    stopChainListeners.push(...NETWORKS.map((n) => printConsoleLogs(chains[n], options.logDestination ?? process.stdout)));
+  }
   const subscriptionHosts: SubscriptionHost[] = [];
 
   const handle = (network: NetworkName, body: string) => dispatcher.handleBody(body, { ...contexts[network], deadline: chains[network].execution.deadline(true) });
@@ -256,6 +266,10 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       provider.emit('message', { type: 'eth_subscription', data: (JSON.parse(message) as { params: unknown }).params });
     }, rpcOptions.skipRemasc);
     subscriptionHosts.push(subscriptions);
+    // Contracts' console.log lines, for users who hold only the provider (the chain's own event).
+    const onConsole = (entry: ConsoleLogEntry) => void provider.emit('consoleLog', entry);
+    chains[network].events.on('consoleLog', onConsole);
+    stopChainListeners.push(() => void chains[network].events.off('consoleLog', onConsole));
     context = { ...contexts[network], subscriptions };
     return provider;
   }
@@ -306,7 +320,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         // Refuse in-process calls first: a closed node must not keep answering from memory.
         for (const provider of Object.values(providers)) provider.disconnect(NODE_CLOSED_MESSAGE);
         for (const host of subscriptionHosts) host.close();
-        for (const stop of stopBlockLogs) stop();
+        for (const stop of stopChainListeners) stop();
         await Promise.all([...servers].map(closeServer));
         servers.clear();
         try {

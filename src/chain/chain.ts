@@ -43,6 +43,7 @@ import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
+import { type ConsoleCalls, consoleLines } from './console/observer.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -264,12 +265,21 @@ export class Chain {
   /** `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent. */
   async call(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<CallResult> {
     const { runCall } = await this.execution.runtime();
-    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
+    const result = await runCall(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
+    this.emitConsoleLog('call', result.consoleCalls);
+    return result;
   }
 
+  /** console.log lines print only when the estimate fails (its attempt at the cap), as Hardhat does. */
   async estimateGas(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
-    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
+    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params, deadline, (calls) => this.emitConsoleLog('estimateGas', calls));
+  }
+
+  /** An execution's console.log lines as a 'consoleLog' event; decoded only when someone listens. */
+  private emitConsoleLog(kind: 'call' | 'estimateGas', calls: ConsoleCalls): void {
+    if (calls.calls.length + calls.dropped === 0 || this.events.listenerCount('consoleLog') === 0) return;
+    this.events.emit('consoleLog', { kind, lines: consoleLines(calls) });
   }
 
   /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */

@@ -8,6 +8,8 @@ export { keccak256, startFastKeccak } from './base/hash.js';
 export { secp256k1, sign } from './base/secp256k1.js';
 export { BitcoinDataError } from './bitcoin/parse.js';
 export { Chain, type ChainEvents, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
+export { CONSOLE_ADDRESS_HEX } from './console/decode.js';
+export type { ConsoleLogEntry } from './console/observer.js';
 export { isTimeout, type Deadline } from './evm/deadline.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';

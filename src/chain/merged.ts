@@ -4,7 +4,7 @@
  */
 import { equalsBytes } from '@ethereumjs/util';
 import type { BlockProducer } from './producer.js';
-import { type ChainParts, blockReceipts } from './parts.js';
+import { type ChainParts, blockReceipts, emitBlockConsoleLogs } from './parts.js';
 import { type MergedMiningProof, validateMergedMiningProof } from './merged-mining/proof.js';
 import { hashForMergedMining } from './merged-mining/seal.js';
 import { OverlayDb } from './storage/state-db.js';
@@ -84,6 +84,7 @@ export class MergedBlocks {
         clock.blockMined(block.header.timestamp, now, true);
       }
       events.emit('block', block, receipts);
+      emitBlockConsoleLogs(events, block, view.consoleCalls);
       return { status: 'imported', block };
     });
   }

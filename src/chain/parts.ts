@@ -13,6 +13,7 @@ import type { BlockReceipts, ReceiptRecord } from './records/receipt.js';
 import type { SerialLock } from './lock.js';
 import type { ChainStore } from './storage/store.js';
 import type { TxRecord } from './records/transaction.js';
+import { type ConsoleCalls, type ConsoleLogEntry, consoleLines } from './console/observer.js';
 
 export type NetworkName = 'testnet' | 'mainnet';
 
@@ -20,6 +21,8 @@ export interface ChainEvents {
   block: [block: RskBlock, receipts: BlockReceipts];
   rewind: [removed: Array<{ block: RskBlock; receipts: BlockReceipts }>, newHead: RskBlock];
   pendingTransaction: [tx: TxRecord];
+  /** console.log lines of a mined transaction (after its 'block'), an eth_call, or a failed eth_estimateGas. */
+  consoleLog: [entry: ConsoleLogEntry];
 }
 
 export interface ChainParts {
@@ -33,10 +36,19 @@ export interface ChainParts {
   /** Every mutation runs under it, so blocks are built one at a time. */
   readonly lock: SerialLock;
   /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)
-   *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one. */
+   *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one;
+   *  'consoleLog' (ConsoleLogEntry) for executions that called console.log. */
   readonly events: EventEmitter<ChainEvents>;
 }
 
 export function blockReceipts(block: RskBlock, receipts: ReceiptRecord[]): BlockReceipts {
   return { blockHash: block.hash, blockNumber: block.header.number, txHashes: block.transactions.map((tx) => tx.hash), receipts };
+}
+
+/** A mined block's console.log lines, one 'consoleLog' per transaction that logged; decoded only when someone listens. */
+export function emitBlockConsoleLogs(events: ChainParts['events'], block: RskBlock, consoleCalls: readonly ConsoleCalls[]): void {
+  if (events.listenerCount('consoleLog') === 0) return;
+  consoleCalls.forEach((calls, i) => {
+    if (calls.calls.length > 0 || calls.dropped > 0) events.emit('consoleLog', { kind: 'transaction', txHash: block.transactions[i]!.hash, lines: consoleLines(calls) });
+  });
 }

@@ -7,7 +7,7 @@ import { Address, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { MINER_ACCOUNT } from './keys/accounts.js';
 import { type RskBlock, blockRlpLength } from './records/block.js';
 import type { BuiltBlock, Executor, PendingView } from './exec/block-builder.js';
-import { type ChainParts, blockReceipts } from './parts.js';
+import { type ChainParts, blockReceipts, emitBlockConsoleLogs } from './parts.js';
 import { nextGasLimit, nextMinimumGasPrice } from './mining/economics.js';
 import { ChainError } from './base/errors.js';
 import { baseHashForMergedMining } from './records/header.js';
@@ -95,6 +95,7 @@ export class BlockProducer {
     head.advance(block, built.changes);
     clock.blockMined(block.header.timestamp, now, timeTravel);
     events.emit('block', block, receipts);
+    emitBlockConsoleLogs(events, block, built.consoleCalls);
     return { block, built };
   }
 

@@ -16,6 +16,7 @@ import { processMinersFees } from '../native/remasc/index.js';
 import { orderedTrieRoot } from '../state/ordered-trie.js';
 import { type ReceiptRecord, encodeRskReceipt } from '../records/receipt.js';
 import { type TxRecord, remascTransaction } from '../records/transaction.js';
+import { type ConsoleCalls, NO_CALLS, takeConsoleCalls } from '../console/observer.js';
 import type { ChangeTrackingStateManager, StateChanges } from '../state/tracking-state-manager.js';
 
 export interface BlockTemplate {
@@ -38,6 +39,8 @@ export interface BuiltBlock {
   invalid: Array<{ entry: PoolTx; reason: string }>;
   /** What the block wrote, from the parent's state to `header.stateRoot` (new account values included). */
   changes: StateChanges;
+  /** Each transaction's console.log calls, by its index in `transactions` (console/observer.ts). */
+  consoleCalls: ConsoleCalls[];
 }
 
 /** A built block as the producer keeps it pending: eth_getBlockByNumber("pending") and merged-mining work. */
@@ -86,6 +89,8 @@ export async function buildBlock(
   const receipts: ReceiptRecord[] = [];
   const included: PoolTx[] = [];
   const invalid: Array<{ entry: PoolTx; reason: string }> = [];
+  const consoleCalls: ConsoleCalls[] = [];
+  takeConsoleCalls(vm.evm);
   /** Senders with a transaction left for a later block: their higher nonces must wait too. */
   const deferred = new Set<string>();
   const logsBloom = new Uint8Array(BLOOM_BYTES);
@@ -117,6 +122,7 @@ export async function buildBlock(
         createAddressFromString(candidate.sender),
       );
     } catch (err) {
+      takeConsoleCalls(vm.evm);
       // A refusal before execution (the sender cannot pay, has code, wrong nonce) leaves the state
       // balanced: the transaction cannot be mined here. An error thrown from inside execution leaves
       // the EVM's checkpoints open, so nothing built on this state may be committed.
@@ -140,6 +146,7 @@ export async function buildBlock(
       revertData: result.execResult.exceptionError?.error === 'revert' ? result.execResult.returnValue : undefined,
     });
     transactions.push(candidate.record);
+    consoleCalls.push(takeConsoleCalls(vm.evm));
     included.push(candidate);
   }
 
@@ -163,6 +170,7 @@ export async function buildBlock(
   }
   for (let i = 0; i < BLOOM_BYTES; i++) logsBloom[i]! |= remascBloom.bitvector[i]!;
   transactions.push(remasc);
+  consoleCalls.push(NO_CALLS);
   receipts.push({
     success: true,
     cumulativeGasUsed: context.gasUsed,
@@ -197,7 +205,7 @@ export async function buildBlock(
     bitcoinMergedMiningMerkleProof: EMPTY,
     bitcoinMergedMiningCoinbaseTransaction: EMPTY,
   };
-  return { header, transactions, receipts, included, invalid, changes };
+  return { header, transactions, receipts, included, invalid, changes, consoleCalls };
 }
 
 /**

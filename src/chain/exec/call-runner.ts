@@ -13,6 +13,7 @@ import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ExecutionContext } from './context.js';
+import { takeConsoleCalls } from '../console/observer.js';
 import { type StateReader, type StateView, copyAccount } from '../state/flat-view.js';
 
 /** Idle engines a chain keeps; more exist only while more runners run at once. */
@@ -37,6 +38,8 @@ async function takeEngine(execution: ExecutionContext, view: StateView): Promise
 
 function returnEngine(execution: ExecutionContext, engine: Engine): void {
   engine.state.use(undefined);
+  // Console calls a run did not take (a traced call's) are not the next run's, nor kept while idle.
+  takeConsoleCalls(engine.evm);
   let idle = idleEngines.get(execution);
   if (idle === undefined) idleEngines.set(execution, (idle = []));
   if (idle.length < IDLE_ENGINES) idle.push(engine);

@@ -8,6 +8,7 @@ import { ExecutionReverted } from '../base/errors.js';
 import { type Deadline, withDeadline } from '../evm/deadline.js';
 import type { ExecutionContext } from './context.js';
 import type { RskHeader } from '../records/header.js';
+import { type ConsoleCalls, NO_CALLS, takeConsoleCalls } from '../console/observer.js';
 
 /** rskj rpc.gasEstimationCap: the highest estimate eth_estimateGas returns. */
 export const GAS_ESTIMATION_CAP = 6_800_000n;
@@ -27,6 +28,14 @@ export interface CallResult {
   reverted: boolean;
   /** Set when execution failed for a reason other than REVERT (rskj answers these without error). */
   error: string | undefined;
+  /** The call's console.log calls (console/observer.ts). */
+  consoleCalls: ConsoleCalls;
+}
+
+/** An attempt's result and its console.log calls. */
+interface Executed {
+  result: EVMResult;
+  consoleCalls: ConsoleCalls;
 }
 
 const ZERO = new Address(new Uint8Array(20));
@@ -47,8 +56,12 @@ function callBlock(execution: ExecutionContext, header: RskHeader): CallBlock {
   return block;
 }
 
-function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline): Promise<EVMResult> {
-  return runner.run((evm) => withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit)));
+function execute(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, gasLimit: bigint, deadline: Deadline): Promise<Executed> {
+  // The pool hands out engines with no console calls kept (call-runner.ts returnEngine).
+  return runner.run(async (evm) => {
+    const result = await withDeadline(evm, deadline, () => callOn(evm, execution, header, params, gasLimit));
+    return { result, consoleCalls: takeConsoleCalls(evm) };
+  });
 }
 
 /** One call on `evm` in the block environment of `header` (the frame gets `gasLimit`). */
@@ -72,13 +85,14 @@ export function callOn(evm: EVM, execution: ExecutionContext, header: RskHeader,
 export async function runCall(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<CallResult> {
   const cap = execution.callGasCap;
   const gas = params.gas === undefined || params.gas > cap ? cap : params.gas;
-  const result = await execute(execution, runner, header, params, gas, deadline);
+  const { result, consoleCalls } = await execute(execution, runner, header, params, gas, deadline);
   const error = result.execResult.exceptionError;
   return {
     returnValue: result.execResult.returnValue,
     gasUsed: result.execResult.executionGasUsed,
     reverted: isRevert(error),
     error: error === undefined || isRevert(error) ? undefined : error.error,
+    consoleCalls,
   };
 }
 
@@ -94,8 +108,17 @@ export function intrinsicGas(execution: ExecutionContext, params: CallParams): b
  * failure answers the cap, as rskj does. The sender's balance is not checked (the spec's rule).
  * The caller's `gas` is ignored: the search always runs up to the cap, as rskj master does since
  * PRs #3520/#3639. (Bounding it by a too-small hint answered the hint, which then ran out of gas.)
+ * `onFailedConsole` gets the console.log calls of the first attempt (at the cap) when it fails, as
+ * Hardhat prints them; the probes of a search that succeeds print nothing.
  */
-export async function estimateGas(execution: ExecutionContext, runner: CallRunner, header: RskHeader, params: CallParams, deadline = execution.deadline()): Promise<bigint> {
+export async function estimateGas(
+  execution: ExecutionContext,
+  runner: CallRunner,
+  header: RskHeader,
+  params: CallParams,
+  deadline = execution.deadline(),
+  onFailedConsole: (calls: ConsoleCalls) => void = () => undefined,
+): Promise<bigint> {
   // One deadline for the whole search, not one per attempt.
   let cap = GAS_ESTIMATION_CAP < header.gasLimit ? GAS_ESTIMATION_CAP : header.gasLimit;
   if (execution.callGasCap < cap) cap = execution.callGasCap;
@@ -103,13 +126,15 @@ export async function estimateGas(execution: ExecutionContext, runner: CallRunne
   const attempt = async (gas: bigint) =>
     gas < intrinsic ? undefined : execute(execution, runner, header, params, gas - intrinsic, deadline);
   const succeeds = async (gas: bigint) => {
-    const result = await attempt(gas);
-    return result !== undefined && result.execResult.exceptionError === undefined;
+    const executed = await attempt(gas);
+    return executed !== undefined && executed.result.execResult.exceptionError === undefined;
   };
 
-  const first = await attempt(cap);
-  if (first === undefined) return cap;
+  const executed = await attempt(cap);
+  if (executed === undefined) return cap;
+  const first = executed.result;
   const error = first.execResult.exceptionError;
+  if (error !== undefined && executed.consoleCalls !== NO_CALLS) onFailedConsole(executed.consoleCalls);
   if (isRevert(error)) throw new ExecutionReverted(first.execResult.returnValue);
   if (error !== undefined) return cap;
 

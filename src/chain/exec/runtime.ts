@@ -15,6 +15,7 @@ import { mstoreOpcode } from '../evm/mstore.js';
 import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
+import { observeConsoleCalls } from '../console/observer.js';
 import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from '../native/registry.js';
 import { RSK_CUSTOM_OPCODES } from '../evm/opcodes.js';
 
@@ -67,6 +68,7 @@ export class EvmRuntime {
     // hardfork never changes, so nothing needs the subscription.
     this.common.events.removeAllListeners('hardforkChanged');
     trackNativeFrames(evm, NATIVE_CONTRACTS);
+    observeConsoleCalls(evm);
     return evm;
   }
 

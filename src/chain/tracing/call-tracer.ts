@@ -5,10 +5,12 @@
  * a reverted frame has error "execution reverted", its revert data as output and, when it decodes,
  * revertReason; a failed CREATE has no `to`; SELFDESTRUCT is a frame; with withLog, frames carry
  * their logs (dropped from failed frames and their children); onlyTopCall keeps only the top frame.
+ * A call to the console address also carries the line it printed, `consoleLog` (console-lines.ts).
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
 import { PANIC_REASONS, errorString, panicCode } from '../exec/revert-data.js';
+import { consoleLineOf } from './console-lines.js';
 import { gethError } from './failure-text.js';
 import type { Frame, SelfDestructRecord } from './recorder.js';
 import type { TracedTx } from './replay.js';
@@ -26,6 +28,8 @@ export interface CallFrameJson {
   gas: string;
   gasUsed: string;
   input: string;
+  /** A call to the console address: the line it printed (tracing/console-lines.ts). Not in geth's shape. */
+  consoleLog?: string;
   output?: string;
   error?: string;
   revertReason?: string;
@@ -72,6 +76,8 @@ function frameJson(frame: Frame, options: CallTracerOptions, logIndexes: Map<num
   json.gas = quantity(frame.gas);
   json.gasUsed = quantity(frame.gasUsed);
   json.input = bytesToHex(frame.input);
+  const consoleLog = consoleLineOf(frame);
+  if (consoleLog !== undefined) json.consoleLog = consoleLog;
   if (!failed) {
     if (frame.output.length > 0) json.output = bytesToHex(frame.output);
   } else if (frame.error === 'revert' && frame.output.length > 0) {

@@ -4,6 +4,8 @@
  * transfer, a call to a precompiled contract, a creation without init code, and REMASC.
  */
 import { javaClassAndMessage, rskjException } from './failure-text.js';
+import { consoleLinesOf } from './console-lines.js';
+import type { Frame } from './recorder.js';
 import type { TracedTx } from './replay.js';
 
 const unprefixed = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
@@ -27,7 +29,14 @@ export function structLogTrace(traced: TracedTx): Record<string, unknown> {
     reverted: root.error === 'revert',
     storageSize: view?.size ?? 0,
     currentStorage: view?.current ?? {},
+    // Not rskj's: the transaction's console.log lines (console-lines.ts), only when it logged.
+    ...consoleLogs(root),
   };
+}
+
+function consoleLogs(root: Frame): { consoleLogs?: string[] } {
+  const lines = consoleLinesOf(root);
+  return lines.length === 0 ? {} : { consoleLogs: lines };
 }
 
 /** SummarizedProgramTrace as rskj's field-level serializer writes it (msgData: base64, Jackson's byte[] default). */
