@@ -51,6 +51,16 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --ws-ping-interval S     seconds between WebSocket pings; a client that missed one is dropped (30)
   --public-url URL         base of the key URLs the dashboard shows (e.g. behind a proxy);
                            default the address the node listens on
+  --fork-url URL           fork the live RSK node at URL: the network whose chain id it reports
+                           (31 testnet, 30 mainnet) continues from its fork block, reading the
+                           remote's accounts, code, storage and older blocks on demand
+  --fork-url-testnet URL   fork testnet from URL (its chain id must be 31)
+  --fork-url-mainnet URL   fork mainnet from URL (its chain id must be 30)
+  --fork-block N           the block to fork at (default: the remote's latest at start)
+  --fork-offline           read the remote from the fork cache only; an uncached read fails
+  --fork-cache-dir DIR     keep the fork cache in DIR (default: the data dir; memory with --in-memory)
+  --fork-retries N         retries of a rate-limited or failed remote request (5)
+  --fork-retry-backoff MS  first wait before a retry, doubling each time; Retry-After wins (500)
   --help                   show this help
 `;
 
@@ -95,6 +105,28 @@ function profileFlag(value: string | undefined): 'hardhat' | undefined {
   throw new Error(`--profile ${value}: the only profile is "hardhat"`);
 }
 
+/** The --fork-* flags; undefined when nothing is forked. */
+function forkFlags(values: Record<string, string | boolean | string[] | undefined>): NodeOptions['fork'] {
+  const text = (name: string) => values[name] as string | undefined;
+  const urls = { url: text('fork-url'), testnetUrl: text('fork-url-testnet'), mainnetUrl: text('fork-url-mainnet') };
+  const offline = values['fork-offline'] === true;
+  const rest = ['fork-block', 'fork-cache-dir', 'fork-retries', 'fork-retry-backoff'].filter((name) => values[name] !== undefined);
+  if (Object.values(urls).every((u) => u === undefined)) {
+    if (offline || rest.length > 0) throw new Error(`--${offline ? 'fork-offline' : rest[0]} without a fork: give --fork-url, --fork-url-testnet or --fork-url-mainnet`);
+    return undefined;
+  }
+  const retries = text('fork-retries');
+  if (retries !== undefined && !/^\d+$/.test(retries)) throw new Error(`--fork-retries ${retries}: expected a whole number`);
+  return {
+    ...urls,
+    block: bigintFlag('fork-block', text('fork-block')),
+    offline,
+    cacheDir: text('fork-cache-dir'),
+    retries: mapDefined(retries, Number),
+    retryBackoffMs: positiveNumberFlag('fork-retry-backoff', text('fork-retry-backoff')),
+  };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -130,6 +162,14 @@ async function main(): Promise<void> {
       'ws-max-buffered': { type: 'string' },
       'ws-ping-interval': { type: 'string' },
       'public-url': { type: 'string' },
+      'fork-url': { type: 'string' },
+      'fork-url-testnet': { type: 'string' },
+      'fork-url-mainnet': { type: 'string' },
+      'fork-block': { type: 'string' },
+      'fork-offline': { type: 'boolean', default: false },
+      'fork-cache-dir': { type: 'string' },
+      'fork-retries': { type: 'string' },
+      'fork-retry-backoff': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -185,6 +225,7 @@ async function main(): Promise<void> {
       },
     },
     publicUrl: values['public-url'],
+    fork: forkFlags(values),
   };
   // Signal handlers first: a supervisor may stop the node the moment it sees the banner.
   let node: DevNode | undefined;
@@ -211,7 +252,8 @@ async function main(): Promise<void> {
   if (closing) return;
   const lines = started.apiKeys.map((k) => {
     const chain = started.chains[k.network];
-    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}`;
+    const fork = chain.fork === undefined ? '' : `  (fork of ${chain.fork.url ?? 'the fork cache'} at block ${chain.fork.blockNumber})`;
+    return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}${fork}`;
   });
   process.stdout.write(
     `rsk-devnode listening on ${server.url} (${options.inMemory ? 'in memory' : `data in ${options.dataDir}`})\n` +

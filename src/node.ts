@@ -7,10 +7,14 @@ import { join } from 'node:path';
 import type { Server } from 'node:http';
 import {
   Chain,
+  type ForkOptions,
+  ForkStartError,
+  type GenesisConfig,
   type MinerMode,
   type NetworkName,
   NodeWallet,
   readGenesisFile,
+  remoteChainId,
   secp256k1,
   startFastKeccak,
   MAX_LOGS,
@@ -100,6 +104,19 @@ export interface NodeOptions {
    * default the address the server listens on. Never taken from the request's Host header.
    */
   publicUrl?: string;
+  /** Fork live RSK nodes (`--fork-url` and friends); see NodeForkOptions. */
+  fork?: NodeForkOptions;
+}
+
+/**
+ * What to fork: `url` forks the network whose chain id the remote reports (30 mainnet, 31
+ * testnet); `testnetUrl` / `mainnetUrl` fork that network and check the remote's chain id.
+ * The other settings apply to every forked network.
+ */
+export interface NodeForkOptions extends Omit<ForkOptions, 'url'> {
+  url?: string;
+  testnetUrl?: string;
+  mainnetUrl?: string;
 }
 
 export interface NodeLimits {
@@ -235,7 +252,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       let url = '';
       const app = lazyApp({
         clientVersion: CLIENT_VERSION,
-        networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
+        networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number, fork: () => forkStatus(chains[n]) })),
         publicUrl: () => publicUrl ?? url,
       }, gateway);
       const server = createHttpServer(gate.http, app, options.http);
@@ -283,10 +300,17 @@ async function openDatabases(
   // One wallet for both networks: a key is an address on either chain (personal_, keystores in <data-dir>/keystore).
   const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
   // The three databases open side by side: their disk reads overlap.
+  const genesis = Object.fromEntries(await Promise.all(NETWORKS.map(async (n) => [n, await readGenesisFile(await genesisPath(dataDir, n))] as const))) as Record<NetworkName, GenesisConfig>;
+  const forks = await forkTargets(options.fork, genesis);
   const chainOpens = NETWORKS.map(async (network) => {
     chains[network] = await Chain.open({
       network,
-      genesis: await readGenesisFile(await genesisPath(dataDir, network)),
+      genesis: genesis[network],
+      fork: forks[network] && {
+        ...forks[network],
+        // Beside an in-memory chain the cache is in memory too, unless it has a directory of its own.
+        cacheDir: options.fork?.cacheDir === undefined ? undefined : join(options.fork.cacheDir, network),
+      },
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,
@@ -313,6 +337,31 @@ async function openDatabases(
     if (dataDir !== undefined && isDatabaseLocked(err)) throw new DataDirInUseError(dataDir, { cause: err });
     throw err;
   }
+}
+
+/** Which networks to fork from where: `url` is asked its chain id, the per-network URLs are checked by the fork. */
+async function forkTargets(fork: NodeForkOptions | undefined, genesis: Record<NetworkName, GenesisConfig>): Promise<Partial<Record<NetworkName, ForkOptions>>> {
+  if (fork === undefined) return {};
+  const { url, testnetUrl, mainnetUrl, ...common } = fork;
+  const targets: Partial<Record<NetworkName, ForkOptions>> = {};
+  if (testnetUrl !== undefined) targets.testnet = { ...common, url: testnetUrl };
+  if (mainnetUrl !== undefined) targets.mainnet = { ...common, url: mainnetUrl };
+  if (url !== undefined) {
+    if (common.offline === true) throw new ForkStartError('--fork-offline with --fork-url: an offline fork cannot ask the remote its chain id; give --fork-url-testnet or --fork-url-mainnet');
+    const chainId = await remoteChainId(url);
+    const network = NETWORKS.find((n) => BigInt(genesis[n].chainId) === chainId);
+    if (network === undefined) throw new ForkStartError(`--fork-url ${url}: the remote's chain id is ${chainId}, neither testnet's (${genesis.testnet.chainId}) nor mainnet's (${genesis.mainnet.chainId})`);
+    if (targets[network] !== undefined) throw new ForkStartError(`--fork-url ${url} is a ${network} node, and --fork-url-${network} forks ${network} too: give one of them`);
+    targets[network] = { ...common, url };
+  }
+  if (Object.keys(targets).length === 0 && common.offline === true) throw new ForkStartError('--fork-offline: give --fork-url-testnet or --fork-url-mainnet (the network to fork from the cache)');
+  return targets;
+}
+
+/** The fork part of the status page: what is forked, and how many requests the remote has had. */
+function forkStatus(chain: Chain): { url: string | undefined; chainId: number; block: number; remoteRequests: number } | undefined {
+  const fork = chain.fork;
+  return fork === undefined ? undefined : { url: fork.url, chainId: Number(fork.chainId), block: Number(fork.blockNumber), remoteRequests: fork.remoteRequests };
 }
 
 /** `publicUrl` without a trailing slash; an http(s) URL with no path, query or fragment. */

@@ -37,6 +37,9 @@ import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
 import { NodeWallet } from './keys/wallet.js';
+import type { ForkConnection, ForkOptions } from './fork/open.js';
+import type { RemoteJson } from './fork/remote-state.js';
+import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -64,6 +67,40 @@ export interface ChainOptions {
    * every transaction its own block, as Hardhat does (the Hardhat profile).
    */
   automineBatching?: boolean;
+  /**
+   * Fork a remote node of this network (same chain id) at a block: its state, blocks and
+   * transactions up to there are read from it on demand (fork-base.ts, fork/).
+   */
+  fork?: ForkOptions;
+}
+
+/** What the layers above see of a fork: which remote block, and the remote's history up to it. */
+export interface ChainFork {
+  readonly chainId: bigint;
+  readonly blockNumber: bigint;
+  readonly url: string | undefined;
+  /** HTTP requests sent to the remote since start. */
+  readonly remoteRequests: number;
+  blockByNumber(number: bigint, full: boolean): Promise<RemoteJson | null>;
+  blockByHash(hash: Uint8Array, full: boolean): Promise<RemoteJson | null>;
+  transaction(hash: Uint8Array): Promise<RemoteJson | null>;
+  receipt(hash: Uint8Array): Promise<RemoteJson | null>;
+}
+
+function chainFork(connection: ForkConnection): ChainFork {
+  const { remote } = connection;
+  return {
+    chainId: connection.chainId,
+    blockNumber: connection.blockNumber,
+    url: connection.url,
+    get remoteRequests() {
+      return remote.requests;
+    },
+    blockByNumber: (number, full) => remote.blockByNumber(number, full),
+    blockByHash: (hash, full) => remote.blockByHash(hash, full),
+    transaction: (hash) => remote.transaction(hash),
+    receipt: (hash) => remote.receipt(hash),
+  };
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -93,13 +130,17 @@ export class Chain {
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
   private readonly miningTimer: MiningTimer;
+  /** The remote this chain forks, if it is a fork. */
+  readonly fork: ChainFork | undefined;
 
   private constructor(
     options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
+    private readonly forkConnection: ForkConnection | undefined,
   ) {
+    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
     this.execution = chainHead.execution;
@@ -129,15 +170,21 @@ export class Chain {
   static async open(options: ChainOptions): Promise<Chain> {
     useFastRlp();
     const store = await ChainStore.open(options.location);
+    let fork: Awaited<ReturnType<typeof openFork>> | undefined;
     try {
       const common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
+      if (options.fork === undefined) await refuseForkedStore(store);
+      else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
+      const remote = fork?.connection.remote;
       // BLOCKHASH reads blocks up to the head; the head exists once loaded below.
-      const execution: Execution = new Execution(common, (n) => head.blockByNumber(n));
-      const head: ChainHead = new ChainHead(execution, store);
-      await head.load(await loadHeadBlock(store, execution, options));
-      const targets = await loadMinerTargets(store, options, (await store.getBlock(0n))!);
-      return new Chain(options, store, head, targets);
+      const execution: Execution = new Execution(common, (n) => head.blockByNumber(n), remote);
+      const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
+      const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
+      await head.load(headBlock);
+      const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
+      return new Chain(options, store, head, targets, fork?.connection);
     } catch (err) {
+      await fork?.connection.close();
       await store.close();
       throw err;
     }
@@ -146,6 +193,7 @@ export class Chain {
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
+    await this.forkConnection?.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------

@@ -49,13 +49,28 @@ function uncleCount(resolved: Resolved | undefined, selector: BlockSelector): st
   return '0x0';
 }
 
+/**
+ * On a fork, a block at or below the fork block is the remote's, as the remote answers it (with
+ * its hashes, which cannot be recomputed here); undefined when the chain answers itself.
+ */
+async function remoteBlock(ctx: RpcContext, resolved: Resolved | undefined, selector: BlockSelector, full: boolean) {
+  const fork = ctx.chain.fork;
+  if (fork === undefined || resolved?.pending === true) return undefined;
+  if (resolved !== undefined) return resolved.block.header.number <= fork.blockNumber ? fork.blockByNumber(resolved.block.header.number, full) : undefined;
+  if ('hash' in selector) return fork.blockByHash(selector.hash, full);
+  const number = 'number' in selector ? selector.number : selector.tag === 'earliest' ? 0n : undefined;
+  return number === undefined ? undefined : fork.blockByNumber(number, full);
+}
+
 export const ethBlockMethods = [
-  method('eth_getBlockByHash', 'Block by hash, or null.', params([blockHash, fullFlag]), async (ctx, [hash, full]) =>
-    block(ctx, await byHash(ctx, hash), full),
-  ),
-  method('eth_getBlockByNumber', 'Block by number or tag (pending included), or null.', params([blockId, fullFlag]), async (ctx, [id, full]) =>
-    block(ctx, await resolveBlock(ctx.chain, id), full),
-  ),
+  method('eth_getBlockByHash', 'Block by hash, or null (on a fork, blocks up to the fork block are the remote\'s).', params([blockHash, fullFlag]), async (ctx, [hash, full]) => {
+    const resolved = await byHash(ctx, hash);
+    return (await remoteBlock(ctx, resolved, { hash, requireCanonical: false }, full)) ?? block(ctx, resolved, full);
+  }),
+  method('eth_getBlockByNumber', 'Block by number or tag (pending included), or null (on a fork, blocks up to the fork block are the remote\'s).', params([blockId, fullFlag]), async (ctx, [id, full]) => {
+    const resolved = await resolveBlock(ctx.chain, id);
+    return (await remoteBlock(ctx, resolved, id, full)) ?? block(ctx, resolved, full);
+  }),
   method('eth_getBlockTransactionCountByHash', 'Transactions in a block (REMASC included), or null.', params([blockHash]), async (ctx, [hash]) =>
     txCount(ctx, await byHash(ctx, hash)),
   ),

@@ -1,0 +1,179 @@
+/**
+ * JSON-RPC over HTTP to the node a fork reads from (rskj, the hosted gateway, another rsk-devnode),
+ * with node's own fetch: single calls and batches (rskj refuses batches over 50), retries with
+ * backoff on rate limits (HTTP 429, -32005 and the messages alloy treats as retryable, honouring
+ * Retry-After), and a count of the HTTP requests sent (the hosted gateway allows 25,000 a day).
+ * A call that still fails after the retries throws RemoteError: a failed read never becomes a value.
+ */
+import { ChainError } from '../base/errors.js';
+
+/** rskj's rpc.providers.web.max_batch_requests_size: a larger batch is refused whole. */
+export const MAX_REMOTE_BATCH = 50;
+/** Retries after the first attempt (anvil's default is 8; a test suite should fail rather than hang). */
+export const DEFAULT_RETRIES = 5;
+/** The first backoff; each retry doubles it (anvil starts at 800 ms; RSK blocks are 30 s apart anyway). */
+export const DEFAULT_BACKOFF_MS = 500;
+/** The longest wait between attempts, Retry-After included: a gateway asking for hours is an error now. */
+export const MAX_BACKOFF_MS = 30_000;
+/** One HTTP exchange's time limit (anvil's is 45 s). */
+export const REQUEST_TIMEOUT_MS = 45_000;
+
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/** A remote read that failed: the remote refused it, or could not be reached after the retries. */
+export class RemoteError extends ChainError {
+  constructor(
+    message: string,
+    /** The remote's JSON-RPC error code, when it answered one. */
+    readonly code?: number,
+  ) {
+    super('remoteFailed', message);
+    this.name = 'RemoteError';
+  }
+}
+
+export interface RemoteClientOptions {
+  retries?: number;
+  backoffMs?: number;
+  /** Injectable for tests: waits `ms` milliseconds. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+interface JsonRpcError {
+  code?: number;
+  message?: string;
+}
+
+interface JsonRpcResponse {
+  id?: unknown;
+  result?: unknown;
+  error?: JsonRpcError;
+}
+
+/** Message fragments alloy's ErrorPayload::is_retry_err treats as a rate limit (reference fork-and-dump.md 1.1). */
+const RETRY_MESSAGES = ['rate limit', 'rate exceeded', 'too many requests', 'credits limited', 'request limit', 'header not found', 'daily request count exceeded'];
+
+/** alloy's list: 429, -32005 always, and the rate-limit messages (with or without their codes). */
+export function isRetryableRpcError(error: JsonRpcError): boolean {
+  if (error.code === 429 || error.code === -32005) return true;
+  const message = (error.message ?? '').toLowerCase();
+  return RETRY_MESSAGES.some((fragment) => message.includes(fragment));
+}
+
+/** Retry-After in milliseconds (seconds or an HTTP date), undefined when absent or unreadable. */
+function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Thrown inside an attempt: retry after `waitMs` (undefined: the usual backoff). */
+class Retryable extends Error {
+  constructor(
+    message: string,
+    readonly waitMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+export class RemoteClient {
+  /** HTTP requests sent, retries included (a batch is one). */
+  requests = 0;
+  private nextId = 1;
+  private readonly retries: number;
+  private readonly backoffMs: number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(
+    readonly url: string,
+    options: RemoteClientOptions = {},
+  ) {
+    this.retries = options.retries ?? DEFAULT_RETRIES;
+    this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /**
+   * One call's result; RemoteError if the remote answers an error or cannot be reached. `retries`
+   * overrides the client's (start-up checks say at once that a remote is unreachable).
+   */
+  async call(method: string, params: unknown[], retries = this.retries): Promise<unknown> {
+    const [result] = await this.withRetries([{ method, params }], retries);
+    return result;
+  }
+
+  /**
+   * The results of `calls` in order, sent as batches of at most MAX_REMOTE_BATCH (one call goes
+   * alone, not as a batch). Any call answering an error fails the whole: RemoteError.
+   */
+  async batch(calls: RpcCall[]): Promise<unknown[]> {
+    const results: unknown[] = [];
+    for (let start = 0; start < calls.length; start += MAX_REMOTE_BATCH) {
+      results.push(...(await this.withRetries(calls.slice(start, start + MAX_REMOTE_BATCH), this.retries)));
+    }
+    return results;
+  }
+
+  private async withRetries(calls: RpcCall[], retries: number): Promise<unknown[]> {
+    const what = calls.length === 1 ? calls[0]!.method : `a batch of ${calls.length} calls`;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.send(calls);
+      } catch (err) {
+        if (!(err instanceof Retryable)) throw err;
+        if (attempt >= retries) {
+          throw new RemoteError(`fork: ${what} to ${this.url} failed${retries > 0 ? ` after ${retries} retries` : ''}: ${err.message}`);
+        }
+        const backoff = this.backoffMs * 2 ** attempt;
+        await this.sleep(Math.min(MAX_BACKOFF_MS, Math.max(backoff, err.waitMs ?? 0)));
+      }
+    }
+  }
+
+  /** One HTTP exchange: the results, Retryable on a rate limit or a network failure, RemoteError on any other error. */
+  private async send(calls: RpcCall[]): Promise<unknown[]> {
+    const requests = calls.map(({ method, params }) => ({ jsonrpc: '2.0', id: this.nextId++, method, params }));
+    const body = JSON.stringify(requests.length === 1 ? requests[0] : requests);
+    this.requests++;
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+    } catch (err) {
+      throw new Retryable(`cannot reach the remote (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`);
+    }
+    const text = await response.text().catch(() => '');
+    if (response.status === 429) throw new Retryable('HTTP 429 Too Many Requests', retryAfterMs(response.headers.get('retry-after'), Date.now()));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      if (response.status >= 500) throw new Retryable(`HTTP ${response.status}`);
+      throw new RemoteError(`fork: ${this.url} answered HTTP ${response.status} without JSON-RPC: ${text.slice(0, 200)}`);
+    }
+    const answers = (Array.isArray(parsed) ? parsed : [parsed]) as JsonRpcResponse[];
+    const byId = new Map(answers.map((answer) => [answer?.id, answer]));
+    // A batch refused whole (rskj over its limit, a gateway's rate limit) comes back as one error object.
+    if (!Array.isArray(parsed) && requests.length > 1) byId.clear();
+    return requests.map((request) => {
+      const answer = byId.get(request.id) ?? (answers.length === 1 ? answers[0] : undefined);
+      const error = answer?.error;
+      if (error !== undefined && error !== null) {
+        if (isRetryableRpcError(error)) throw new Retryable(`${error.code ?? ''} ${error.message ?? ''}`.trim(), retryAfterMs(response.headers.get('retry-after'), Date.now()));
+        throw new RemoteError(`fork: ${request.method} failed on ${this.url}: ${error.message ?? 'error'} (code ${error.code ?? '?'})`, error.code);
+      }
+      if (answer === undefined || !('result' in answer)) throw new RemoteError(`fork: ${this.url} gave no answer to ${request.method}`);
+      return answer.result;
+    });
+  }
+}
