@@ -143,7 +143,8 @@ export class RemoteState implements RemoteStateSource {
         throw new RemoteError(`fork offline: ${read.method}(${read.params.map((p) => JSON.stringify(p)).join(', ')}) is not in the fork cache (start without --fork-offline to read it from the remote)`);
       }
       const answers = await this.enqueue(missing.map(({ method, params }) => ({ method, params })));
-      await Promise.all(missing.map((read, i) => this.cache.put(read.method, read.key, answers[i])));
+      // A block number the remote does not have yet may come later: only its answer is not kept.
+      await Promise.all(missing.map((read, i) => (read.method === 'eth_getBlockByNumber' && answers[i] === null ? undefined : this.cache.put(read.method, read.key, answers[i]))));
       let next = 0;
       return cached.map((value) => (value === undefined ? answers[next++] : value));
     })();

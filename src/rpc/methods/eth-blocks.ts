@@ -63,11 +63,11 @@ async function remoteBlock(ctx: RpcContext, resolved: Resolved | undefined, sele
 }
 
 export const ethBlockMethods = [
-  method('eth_getBlockByHash', 'Block by hash, or null (on a fork, blocks up to the fork block are the remote\'s).', params([blockHash, fullFlag]), async (ctx, [hash, full]) => {
+  method('eth_getBlockByHash', 'Block by hash, or null.', params([blockHash, fullFlag]), async (ctx, [hash, full]) => {
     const resolved = await byHash(ctx, hash);
     return (await remoteBlock(ctx, resolved, { hash, requireCanonical: false }, full)) ?? block(ctx, resolved, full);
   }),
-  method('eth_getBlockByNumber', 'Block by number or tag (pending included), or null (on a fork, blocks up to the fork block are the remote\'s).', params([blockId, fullFlag]), async (ctx, [id, full]) => {
+  method('eth_getBlockByNumber', 'Block by number or tag (pending included), or null.', params([blockId, fullFlag]), async (ctx, [id, full]) => {
     const resolved = await resolveBlock(ctx.chain, id);
     return (await remoteBlock(ctx, resolved, id, full)) ?? block(ctx, resolved, full);
   }),
