@@ -40,6 +40,7 @@ import { NodeWallet } from './keys/wallet.js';
 import type { ForkConnection, ForkOptions } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
 import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import { remoteBlockRecord } from './fork/remote-block.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -176,8 +177,10 @@ export class Chain {
       if (options.fork === undefined) await refuseForkedStore(store);
       else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
       const remote = fork?.connection.remote;
-      // BLOCKHASH reads blocks up to the head; the head exists once loaded below.
-      const execution: Execution = new Execution(common, (n) => head.blockByNumber(n), remote);
+      // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
+      // below the fork block are the remote's.
+      const blocks = (n: bigint) => (remote !== undefined && n < remote.forkBlock ? remoteBlockRecord(remote, n) : head.blockByNumber(n));
+      const execution: Execution = new Execution(common, blocks, remote);
       const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
       const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
       await head.load(headBlock);

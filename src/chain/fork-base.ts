@@ -7,14 +7,13 @@
  * the remote block's. The fork record (remote chain id and fork block) is committed with it, so a
  * restart on the same data directory resumes the fork without asking the remote anything.
  */
-import { Account, Address, KECCAK256_RLP, KECCAK256_RLP_ARRAY, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_RLP, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { Execution } from './exec/execution.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
 import type { GenesisConfig } from './records/genesis.js';
 import type { RskBlock } from './records/block.js';
-import { blockRlpLength } from './records/block.js';
-import type { RskHeader } from './records/header.js';
+import { rskBlockFromJson } from './fork/remote-block.js';
 import { blockReceipts } from './parts.js';
 import { TombstoneTrie, remoteStorageRoot } from './state/tombstone-trie.js';
 import type { ChainStore } from './storage/store.js';
@@ -55,46 +54,6 @@ export async function refuseForkedStore(store: ChainStore): Promise<void> {
   }
 }
 
-const bytes = (value: unknown, fallback: Uint8Array = new Uint8Array(0)) => (typeof value === 'string' && value.startsWith('0x') ? hexToBytes(value as `0x${string}`) : fallback);
-const big = (value: unknown, fallback = 0n) => (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value) ? BigInt(value) : fallback);
-
-/** The remote fork block as the local chain's first block, on `stateRoot`. */
-function baseBlockOf(json: RemoteJson, stateRoot: Uint8Array): RskBlock {
-  const hash = bytes(json.hash);
-  if (hash.length !== 32) throw new ForkStartError(`fork: the remote's fork block has no hash: ${JSON.stringify(json).slice(0, 200)}`);
-  const header: RskHeader = {
-    parentHash: bytes(json.parentHash, new Uint8Array(32)),
-    unclesHash: bytes(json.sha3Uncles, KECCAK256_RLP_ARRAY),
-    coinbase: bytes(json.miner, new Uint8Array(20)),
-    stateRoot,
-    txTrieRoot: bytes(json.transactionsRoot, KECCAK256_RLP),
-    receiptTrieRoot: bytes(json.receiptsRoot, KECCAK256_RLP),
-    logsBloom: bytes(json.logsBloom, new Uint8Array(256)),
-    difficulty: big(json.difficulty),
-    number: big(json.number),
-    gasLimit: big(json.gasLimit),
-    gasUsed: big(json.gasUsed),
-    timestamp: big(json.timestamp),
-    extraData: bytes(json.extraData),
-    paidFees: big(json.paidFees),
-    minimumGasPrice: big(json.minimumGasPrice),
-    uncleCount: Array.isArray(json.uncles) ? json.uncles.length : 0,
-    ummRoot: new Uint8Array(0),
-    bitcoinMergedMiningHeader: bytes(json.bitcoinMergedMiningHeader),
-    bitcoinMergedMiningMerkleProof: bytes(json.bitcoinMergedMiningMerkleProof),
-    bitcoinMergedMiningCoinbaseTransaction: bytes(json.bitcoinMergedMiningCoinbaseTransaction),
-  };
-  return {
-    header,
-    hash,
-    hashForMergedMining: bytes(json.hashForMergedMining, new Uint8Array(32)),
-    // The fork block's transactions stay the remote's: reads of it go there (rpc/methods/eth-blocks.ts).
-    transactions: [],
-    size: Number(big(json.size, BigInt(blockRlpLength(header, [])))),
-    totalDifficulty: big(json.totalDifficulty, header.difficulty),
-  };
-}
-
 /** Commits a new fork's first block: the remote fork block on the local state described in the header. */
 export async function commitForkBase(store: ChainStore, execution: Execution, genesis: GenesisConfig, connection: ForkConnection, json: RemoteJson): Promise<RskBlock> {
   const trie = execution.trie(store.stateDb, KECCAK256_RLP);
@@ -108,7 +67,7 @@ export async function commitForkBase(store: ChainStore, execution: Execution, ge
     account.balance = balance;
     await state.putAccount(at, account);
   }
-  const block = baseBlockOf(json, await state.getStateRoot());
+  const block = rskBlockFromJson(json, await state.getStateRoot());
   const record: ForkRecord = { chainId: connection.chainId.toString(), block: connection.blockNumber.toString() };
   await store.commitBlock(block, blockReceipts(block, []), { name: FORK_META, value: new TextEncoder().encode(JSON.stringify(record)) });
   return block;

@@ -144,6 +144,9 @@ describe('fork: reads', () => {
     }
     const remoteBlock = await call(remote.testnetUrl, 'eth_getBlockByNumber', [tag, true]);
     expect(await call(fork.testnetUrl, 'eth_getBlockByHash', [remoteBlock.hash, true])).toEqual(remoteBlock);
+    // BLOCKHASH of a block before the fork is the remote's hash (init code: BLOCKHASH(1), returned).
+    const blockHashOf1 = await call(fork.testnetUrl, 'eth_call', [{ data: '0x60014060005260206000f3' }, 'latest']);
+    expect(blockHashOf1).toBe((await call(remote.testnetUrl, 'eth_getBlockByNumber', ['0x1', false])).hash);
     expect(await call(fork.testnetUrl, 'eth_getTransactionByHash', [deployTxHash])).toEqual(await call(remote.testnetUrl, 'eth_getTransactionByHash', [deployTxHash]));
     expect(await call(fork.testnetUrl, 'eth_getTransactionReceipt', [deployTxHash])).toEqual(await call(remote.testnetUrl, 'eth_getTransactionReceipt', [deployTxHash]));
   });
@@ -214,6 +217,25 @@ describe('fork: local changes', () => {
     await call(fork.testnetUrl, 'evm_mine');
     expect(await token.getFunction('balanceOf')(ALICE)).toBe(0n);
     fp.destroy();
+  });
+});
+
+describe('fork: test control', () => {
+  it('evm_revert and hardhat_reset go back to the fork block, with the remote state under it', async () => {
+    const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock });
+    const remoteBalance = await call(remote.testnetUrl, 'eth_getBalance', [ALICE, at(forkBlock)]);
+    const snapshot = await call(fork.testnetUrl, 'evm_snapshot');
+    await call(fork.testnetUrl, 'hardhat_setBalance', [ALICE, '0x1']);
+    await call(fork.testnetUrl, 'evm_mine');
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe('0x1');
+    expect(await call(fork.testnetUrl, 'evm_revert', [snapshot])).toBe(true);
+    expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(forkBlock));
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(remoteBalance);
+    await call(fork.testnetUrl, 'evm_mine');
+    await call(fork.testnetUrl, 'evm_mine');
+    await call(fork.testnetUrl, 'hardhat_reset');
+    expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(forkBlock));
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(remoteBalance);
   });
 });
 
