@@ -86,6 +86,8 @@ export interface ChainFork {
   blockByHash(hash: Uint8Array, full: boolean): Promise<RemoteJson | null>;
   transaction(hash: Uint8Array): Promise<RemoteJson | null>;
   receipt(hash: Uint8Array): Promise<RemoteJson | null>;
+  /** The remote's logs over a range ending at or below the fork block. */
+  logs(criteria: LogCriteria): Promise<RemoteJson[]>;
 }
 
 function chainFork(connection: ForkConnection): ChainFork {
@@ -101,6 +103,7 @@ function chainFork(connection: ForkConnection): ChainFork {
     blockByHash: (hash, full) => remote.blockByHash(hash, full),
     transaction: (hash) => remote.transaction(hash),
     receipt: (hash) => remote.receipt(hash),
+    logs: (criteria) => remote.logs(criteria),
   };
 }
 

@@ -144,6 +144,13 @@ describe('fork: reads', () => {
     }
     const remoteBlock = await call(remote.testnetUrl, 'eth_getBlockByNumber', [tag, true]);
     expect(await call(fork.testnetUrl, 'eth_getBlockByHash', [remoteBlock.hash, true])).toEqual(remoteBlock);
+    // Logs up to the fork block are the remote's, by range and by block hash.
+    const range = { fromBlock: '0x0', toBlock: tag, address: tokenAddress };
+    const remoteLogs = await call(remote.testnetUrl, 'eth_getLogs', [range]);
+    expect(remoteLogs).toHaveLength(2);
+    expect(await call(fork.testnetUrl, 'eth_getLogs', [range])).toEqual(remoteLogs);
+    const byHash = { blockHash: remoteLogs[1].blockHash };
+    expect(await call(fork.testnetUrl, 'eth_getLogs', [byHash])).toEqual(await call(remote.testnetUrl, 'eth_getLogs', [byHash]));
     // BLOCKHASH of a block before the fork is the remote's hash (init code: BLOCKHASH(1), returned).
     const blockHashOf1 = await call(fork.testnetUrl, 'eth_call', [{ data: '0x60014060005260206000f3' }, 'latest']);
     expect(blockHashOf1).toBe((await call(remote.testnetUrl, 'eth_getBlockByNumber', ['0x1', false])).hash);
@@ -198,6 +205,9 @@ describe('fork: local changes', () => {
     expect(await token.getFunction('balanceOf')(BOB)).toBe(3n);
     const remoteToken = new Contract(tokenAddress, contracts.Token.abi, provider(remote.testnetUrl));
     expect(await remoteToken.getFunction('balanceOf')(BOB)).toBe(0n);
+    // The token's logs on the fork: the remote's up to the fork block, then the local transfer.
+    const logs = await call(fork.testnetUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: tokenAddress }]);
+    expect(logs.map((l: { blockNumber: string }) => BigInt(l.blockNumber))).toEqual([...(await call(remote.testnetUrl, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: at(forkBlock), address: tokenAddress }])).map((l: { blockNumber: string }) => BigInt(l.blockNumber)), forkBlock + 2n]);
     fp.destroy();
   });
 

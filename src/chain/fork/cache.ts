@@ -28,6 +28,7 @@ export const CachedMethod = {
   eth_getBlockByHash: 6,
   eth_getTransactionByHash: 7,
   eth_getTransactionReceipt: 8,
+  eth_getLogs: 9,
 } as const;
 export type CachedMethodName = keyof typeof CachedMethod;
 

@@ -10,7 +10,7 @@
  * answer goes to the fork cache before it is used, and a cached answer is never asked again.
  * Offline, a read the cache lacks fails with RemoteError.
  */
-import { bytesToHex, hexToBytes, setLengthLeft } from '@ethereumjs/util';
+import { bytesToHex, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import { type CachedMethodName, ForkCache, numberKey } from './cache.js';
 import { MAX_REMOTE_BATCH, RemoteClient, RemoteError, type RpcCall } from './remote-client.js';
 
@@ -33,6 +33,26 @@ export interface RemoteStateSource {
 
 /** A remote JSON-RPC object (block, transaction, receipt) exactly as the remote answered it. */
 export type RemoteJson = Record<string, unknown>;
+
+/** An eth_getLogs filter over blocks up to the fork block (storage/log-index.ts's LogCriteria has this shape). */
+export interface RemoteLogFilter {
+  fromBlock: bigint;
+  toBlock: bigint;
+  addresses: Uint8Array[] | undefined;
+  topics: (Uint8Array[] | null)[];
+}
+
+/** The filter as cache key material: both bounds, then each address list and topic position with its length. */
+function logFilterKey(filter: RemoteLogFilter): Uint8Array {
+  const parts: Uint8Array[] = [numberKey(filter.fromBlock), numberKey(filter.toBlock)];
+  const list = (items: Uint8Array[] | null | undefined) => {
+    parts.push(numberKey(items === null || items === undefined ? 0xffffn : BigInt(items.length)));
+    parts.push(...(items ?? []));
+  };
+  list(filter.addresses);
+  filter.topics.forEach(list);
+  return concatBytes(...parts);
+}
 
 const ACCOUNT_METHODS = ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'] as const;
 
@@ -117,6 +137,20 @@ export class RemoteState implements RemoteStateSource {
   async receipt(hash: Uint8Array): Promise<RemoteJson | null> {
     const [receipt] = await this.reads([{ method: 'eth_getTransactionReceipt', key: hash, params: [bytesToHex(hash)] }]);
     return this.atOrBelowFork(receipt as RemoteJson | null);
+  }
+
+  /** The remote's logs matching `filter`, whose range must end at or below the fork block. */
+  async logs(filter: RemoteLogFilter): Promise<RemoteJson[]> {
+    if (filter.toBlock > this.forkBlock) throw new RangeError('fork: remote logs are read up to the fork block only');
+    const params = {
+      fromBlock: `0x${filter.fromBlock.toString(16)}`,
+      toBlock: `0x${filter.toBlock.toString(16)}`,
+      ...(filter.addresses === undefined ? {} : { address: filter.addresses.map((a) => bytesToHex(a)) }),
+      topics: filter.topics.map((position) => (position === null ? null : position.map((t) => bytesToHex(t)))),
+    };
+    const [logs] = await this.reads([{ method: 'eth_getLogs', key: logFilterKey(filter), params: [params] }]);
+    if (!Array.isArray(logs)) throw new RemoteError(`fork: the remote answered eth_getLogs with ${JSON.stringify(logs)?.slice(0, 200)}`);
+    return logs as RemoteJson[];
   }
 
   /** What the remote has above the fork block is not the fork's history. */
