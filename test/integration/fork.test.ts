@@ -232,12 +232,17 @@ describe('fork: local changes', () => {
 
 describe('fork: test control', () => {
   it('evm_revert and hardhat_reset go back to the fork block, with the remote state under it', async () => {
-    const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock });
+    const lines: string[] = [];
+    const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock }, { logLevel: 'info', logDestination: { write: (line: string) => lines.push(line) } });
     const remoteBalance = await call(remote.testnetUrl, 'eth_getBalance', [ALICE, at(forkBlock)]);
     const snapshot = await call(fork.testnetUrl, 'evm_snapshot');
     await call(fork.testnetUrl, 'hardhat_setBalance', [ALICE, '0x1']);
     await call(fork.testnetUrl, 'evm_mine');
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe('0x1');
+    // The block line counts the requests the remote had.
+    const requests = fork.node.chains.testnet.fork!.remoteRequests;
+    expect(requests).toBeGreaterThan(0);
+    expect(lines.some((line) => line.includes(`testnet block ${forkBlock + 1n}: 0 transactions`) && line.includes(`, ${requests} fork remote requests so far`))).toBe(true);
     expect(await call(fork.testnetUrl, 'evm_revert', [snapshot])).toBe(true);
     expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(forkBlock));
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(remoteBalance);
