@@ -41,6 +41,7 @@ import type { ForkConnection, ForkOptions } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
 import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
+import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -279,6 +280,16 @@ export class Chain {
 
   account(stateRoot: Uint8Array, address: Address): Promise<Account | undefined> {
     return this.chainHead.stateReader(stateRoot).getAccount(address);
+  }
+
+  /**
+   * On a fork, account reads at a block below the fork block: the remote's state there, read on
+   * demand and cached under that block (an empty local trie over it, so nothing local shows).
+   */
+  stateBelowFork(number: bigint): StateReader {
+    const remote = this.forkConnection?.remote;
+    if (remote === undefined || number >= remote.forkBlock) throw new Error(`stateBelowFork(${number}): not below a fork block`);
+    return new RemoteBackedStateManager({ common: this.common, trie: this.execution.trie(this.store.stateDb, KECCAK256_RLP) }, remote.at(number));
   }
 
   /** Account reads at a state root (the flat view when it is the latest state, see chain-head.ts). */

@@ -23,6 +23,7 @@ export { encodeHeaderForHash, type RskHeader } from './records/header.js';
 export { encodeRskReceipt, type BlockReceipts, type ReceiptRecord } from './records/receipt.js';
 export type { TxRecord } from './records/transaction.js';
 export { IndexedTrie, accountProof } from './state/proofs.js';
+export type { StateReader } from './state/flat-view.js';
 export { matchesInBlock, type LogCriteria, type LogMatch } from './storage/log-index.js';
 export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './storage/log-query.js';
 export { callTrace } from './tracing/call-tracer.js';

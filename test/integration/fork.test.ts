@@ -144,6 +144,20 @@ describe('fork: reads', () => {
     }
     const remoteBlock = await call(remote.testnetUrl, 'eth_getBlockByNumber', [tag, true]);
     expect(await call(fork.testnetUrl, 'eth_getBlockByHash', [remoteBlock.hash, true])).toEqual(remoteBlock);
+    // State at blocks below the fork block is the remote's there, by number, earliest or hash.
+    for (let n = 0n; n < forkBlock; n++) {
+      for (const [method, params] of [
+        ['eth_getBalance', [COW.address]],
+        ['eth_getTransactionCount', [COW.address]],
+        ['eth_getCode', [tokenAddress]],
+        ['eth_getStorageAt', [tokenAddress, '0x2']],
+      ] as const) {
+        expect(await call(fork.testnetUrl, method, [...params, at(n)]), `${method} at ${n}`).toBe(await call(remote.testnetUrl, method, [...params, at(n)]));
+      }
+    }
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [COW.address, 'earliest'])).toBe(await call(remote.testnetUrl, 'eth_getBalance', [COW.address, '0x0']));
+    const block1 = (await call(remote.testnetUrl, 'eth_getBlockByNumber', ['0x1', false])).hash;
+    expect(await call(fork.testnetUrl, 'eth_getTransactionCount', [COW.address, { blockHash: block1 }])).toBe('0x1');
     // Logs up to the fork block are the remote's, by range and by block hash.
     const range = { fromBlock: '0x0', toBlock: tag, address: tokenAddress };
     const remoteLogs = await call(remote.testnetUrl, 'eth_getLogs', [range]);

@@ -47,10 +47,15 @@ export class ForkCache {
 
   constructor(
     private readonly store: CacheStore,
-    remoteChainId: bigint,
+    private readonly remoteChainId: bigint,
     forkBlock: bigint,
   ) {
     this.scope = concatBytes(numberKey(remoteChainId), numberKey(forkBlock));
+  }
+
+  /** The same store's cache of reads at another block (state reads below the fork block). */
+  at(block: bigint): ForkCache {
+    return new ForkCache(this.store, this.remoteChainId, block);
   }
 
   private key(method: CachedMethodName, params: Uint8Array): Uint8Array {

@@ -86,6 +86,14 @@ export class RemoteState implements RemoteStateSource {
     this.blockTag = `0x${forkBlock.toString(16)}`;
   }
 
+  /**
+   * The remote's state at an earlier block, for reads at blocks below the fork block: the same
+   * client (and request count), cached under that block.
+   */
+  at(block: bigint): RemoteState {
+    return new RemoteState(this.client, this.cache.at(block), block);
+  }
+
   /** HTTP requests sent to the remote so far. */
   get requests(): number {
     return this.client?.requests ?? 0;
