@@ -10,6 +10,7 @@ export { Chain, type ChainEvents, type ChainFork, type MinerMode, type NetworkNa
 export type { CallParams } from './exec/call.js';
 export { ForkStartError, remoteChainId, type ForkOptions } from './fork/open.js';
 export { RemoteError } from './fork/remote-client.js';
+export type { RemoteJson } from './fork/remote-state.js';
 export { errorString, panicCode } from './exec/revert-data.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';

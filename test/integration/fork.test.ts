@@ -142,7 +142,19 @@ describe('fork: reads', () => {
     for (const n of [forkBlock, 1n, 0n]) {
       expect(await call(fork.testnetUrl, 'eth_getBlockByNumber', [at(n), false])).toEqual(await call(remote.testnetUrl, 'eth_getBlockByNumber', [at(n), false]));
     }
+    for (const [method, params] of [
+      ['eth_getBlockTransactionCountByNumber', ['0x1']],
+      ['eth_getBlockTransactionCountByNumber', [tag]],
+      ['eth_getUncleCountByBlockNumber', ['0x1']],
+      ['eth_getTransactionByBlockNumberAndIndex', ['0x1', '0x0']],
+      ['eth_getTransactionByBlockNumberAndIndex', [tag, '0x0']],
+      ['eth_getTransactionByBlockNumberAndIndex', [tag, '0x9']],
+    ] as const) {
+      expect(await call(fork.testnetUrl, method, [...params]), `${method} ${params.join(' ')}`).toEqual(await call(remote.testnetUrl, method, [...params]));
+    }
     const remoteBlock = await call(remote.testnetUrl, 'eth_getBlockByNumber', [tag, true]);
+    expect(await call(fork.testnetUrl, 'eth_getBlockTransactionCountByHash', [remoteBlock.hash])).toBe(await call(remote.testnetUrl, 'eth_getBlockTransactionCountByHash', [remoteBlock.hash]));
+    expect(await call(fork.testnetUrl, 'eth_getTransactionByBlockHashAndIndex', [remoteBlock.hash, '0x0'])).toEqual(remoteBlock.transactions[0]);
     expect(await call(fork.testnetUrl, 'eth_getBlockByHash', [remoteBlock.hash, true])).toEqual(remoteBlock);
     // State at blocks below the fork block is the remote's there, by number, earliest or hash.
     for (let n = 0n; n < forkBlock; n++) {
@@ -301,7 +313,14 @@ describe('fork: cache', () => {
     const answers = await reads(online.testnetUrl);
     await online.close();
     forks.length = 0;
-    const before = proxy.requests;
+    // In memory again with the same cache directory: only the chain id is asked.
+    let before = proxy.requests;
+    const again = await startFork({ testnetUrl: proxy.url, block: forkBlock, cacheDir });
+    expect(await reads(again.testnetUrl)).toEqual(answers);
+    expect(proxy.requests - before).toBe(1);
+    await again.close();
+    forks.length = 0;
+    before = proxy.requests;
     const offline = await startFork({ testnetUrl: proxy.url, block: forkBlock, cacheDir, offline: true });
     expect(await reads(offline.testnetUrl)).toEqual(answers);
     expect(proxy.requests).toBe(before);
