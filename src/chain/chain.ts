@@ -21,7 +21,9 @@ import { suggestedGasPrice } from './mining/economics.js';
 import { ChainError } from './base/errors.js';
 import { Execution } from './exec/execution.js';
 import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
-import type { StateReader } from './state/flat-view.js';
+import { type StateReader, StateView } from './state/flat-view.js';
+import { CallRunner } from './exec/call-runner.js';
+import type { RskHeader } from './records/header.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
 import { Mempool, type PoolTx } from './pool/mempool.js';
@@ -312,14 +314,25 @@ export class Chain {
 
   // ---- execution without a transaction ----------------------------------------------------------
 
-  async call(params: CallParams, target: StateTarget): Promise<CallResult> {
+  /** `target`: where to run; on a fork, a block number below the fork block runs on the remote's state there. */
+  async call(params: CallParams, target: StateTarget | bigint): Promise<CallResult> {
     const { runCall } = await this.execution.runtime();
-    return runCall(this.execution, this.chainHead.callRunner(target), target.header, params);
+    const { runner, header } = await this.callSite(target);
+    return runCall(this.execution, runner, header, params);
   }
 
-  async estimateGas(params: CallParams, target: StateTarget): Promise<bigint> {
+  async estimateGas(params: CallParams, target: StateTarget | bigint): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
-    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params);
+    const { runner, header } = await this.callSite(target);
+    return estimateGas(this.execution, runner, header, params);
+  }
+
+  private async callSite(target: StateTarget | bigint): Promise<{ runner: CallRunner; header: RskHeader }> {
+    if (typeof target !== 'bigint') return { runner: this.chainHead.callRunner(target), header: target.header };
+    const block = await this.execution.blocks(target);
+    if (block === undefined) throw new ChainError('blockNotFound', `Block 0x${target.toString(16)} not found`);
+    // A throwaway runner over the remote's state at that block (stateBelowFork checks it is below the fork block).
+    return { runner: new CallRunner(this.execution, new StateView(KECCAK256_RLP, this.stateBelowFork(target))), header: block.header };
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------

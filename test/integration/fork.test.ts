@@ -170,6 +170,14 @@ describe('fork: reads', () => {
     expect(await call(fork.testnetUrl, 'eth_getBalance', [COW.address, 'earliest'])).toBe(await call(remote.testnetUrl, 'eth_getBalance', [COW.address, '0x0']));
     const block1 = (await call(remote.testnetUrl, 'eth_getBlockByNumber', ['0x1', false])).hash;
     expect(await call(fork.testnetUrl, 'eth_getTransactionCount', [COW.address, { blockHash: block1 }])).toBe('0x1');
+    // eth_call and eth_estimateGas at a block below the fork block run on the remote's state there.
+    const balanceOfAlice = new Contract(tokenAddress, contracts.Token.abi).interface.encodeFunctionData('balanceOf', [ALICE]);
+    for (let n = 0n; n < forkBlock; n++) {
+      const request = { to: tokenAddress, data: balanceOfAlice };
+      expect(await call(fork.testnetUrl, 'eth_call', [request, at(n)]), `eth_call at ${n}`).toBe(await call(remote.testnetUrl, 'eth_call', [request, at(n)]));
+    }
+    const transferCall = { from: ALICE, to: tokenAddress, data: new Contract(tokenAddress, contracts.Token.abi).interface.encodeFunctionData('transfer', [BOB, 1n]) };
+    expect(await call(fork.testnetUrl, 'eth_estimateGas', [transferCall, at(forkBlock - 1n)])).toBe(await call(remote.testnetUrl, 'eth_estimateGas', [transferCall, at(forkBlock - 1n)]));
     // Logs up to the fork block are the remote's, by range and by block hash.
     const range = { fromBlock: '0x0', toBlock: tag, address: tokenAddress };
     const remoteLogs = await call(remote.testnetUrl, 'eth_getLogs', [range]);

@@ -14,7 +14,7 @@ const optionalBlock = blockSelector.orDefault(LATEST);
 
 /**
  * Account reads at a block. On a fork, a block below the fork block (by number, `earliest`, or
- * a remote block's hash) reads the remote's state at that block.
+ * a remote block's hash) reads the remote's state at that block; so do eth_call and eth_estimateGas.
  */
 async function stateAt(ctx: RpcContext, block: BlockSelector): Promise<StateReader> {
   const below = await belowFork(ctx, block);
@@ -73,7 +73,7 @@ export const ethStateMethods = [
     'Executes a call against a block without creating a transaction; a REVERT answers -32015 with the revert data.',
     params([callRequest, optionalBlock]),
     async (ctx, [request, block]) => {
-      const result = await ctx.chain.call(request, await stateTarget(ctx.chain, block));
+      const result = await ctx.chain.call(request, (await belowFork(ctx, block)) ?? (await stateTarget(ctx.chain, block)));
       if (result.reverted) throw revertError(result.returnValue);
       return bytesToHex(result.returnValue);
     },
@@ -82,6 +82,6 @@ export const ethStateMethods = [
     'eth_estimateGas',
     'Least gas with which the transaction succeeds (searched up to 6,800,000 whatever `gas` says); a REVERT answers -32015.',
     params([callRequest, optionalBlock]),
-    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block))),
+    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, (await belowFork(ctx, block)) ?? (await stateTarget(ctx.chain, block)))),
   ),
 ];
