@@ -285,6 +285,13 @@ describe('fork: test control', () => {
     await call(fork.testnetUrl, 'hardhat_reset');
     expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(forkBlock));
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(remoteBalance);
+    // A reset naming this fork (viem's testClient.reset({ jsonRpcUrl, blockNumber })) is the same reset.
+    await call(fork.testnetUrl, 'evm_mine');
+    expect(await call(fork.testnetUrl, 'anvil_reset', [{ forking: { jsonRpcUrl: proxy.url, blockNumber: Number(forkBlock) } }])).toBe(true);
+    expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(forkBlock));
+    const other = await rpcError(fork.testnetUrl, 'hardhat_reset', [{ forking: { jsonRpcUrl: proxy.url, blockNumber: 1 } }]);
+    expect(other.code).toBe(-32602);
+    expect(other.message).toContain(`this node forks ${proxy.url} at block ${forkBlock}; resetting to another remote or block is not supported yet`);
   });
 });
 
