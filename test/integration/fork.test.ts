@@ -192,6 +192,13 @@ describe('fork: reads', () => {
     expect(await call(fork.testnetUrl, 'eth_getTransactionReceipt', [deployTxHash])).toEqual(await call(remote.testnetUrl, 'eth_getTransactionReceipt', [deployTxHash]));
   });
 
+  it('refuses eth_getProof rather than prove a remote account absent', async () => {
+    const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock });
+    const error = await rpcError(fork.testnetUrl, 'eth_getProof', [ALICE, [], 'latest']);
+    expect(error.code).toBe(-32000);
+    expect(error.message).toMatch(/eth_getProof is not available on a fork/);
+  });
+
   it('pins every remote read to the fork block by number and reads an account in one batch', async () => {
     proxy.bodies = [];
     const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock });
