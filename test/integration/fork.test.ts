@@ -13,6 +13,7 @@ import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, call, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
 import type { NodeOptions } from '../../src/index.js';
+import { runCli } from '../helpers/cli.js';
 
 const ALICE = '0x00000000000000000000000000000000000a11ce';
 const BOB = '0x0000000000000000000000000000000000000b0b';
@@ -374,6 +375,19 @@ describe('fork: remote failures', () => {
     await expect(startFork({ testnetUrl: closed.url })).rejects.toThrow(/unreachable/);
     await expect(startFork({ mainnetUrl: proxy.url })).rejects.toThrow(/answers chain id 31, not 30/);
     await expect(startFork({ testnetUrl: proxy.url, block: forkBlock + 1000n })).rejects.toThrow(new RegExp(`has no block ${forkBlock + 1000n} \\(its latest is \\d+\\)`));
+  });
+
+  it('the CLI forks with --fork-url-testnet and --fork-block, says so in its banner, and refuses fork flags without a fork', async () => {
+    const cli = runCli(['--in-memory', '--port', '0', '--fork-url-testnet', proxy.url, '--fork-block', String(forkBlock), '--fork-retries', '2']);
+    try {
+      await cli.started;
+      expect(cli.stdout()).toContain(`(fork of ${proxy.url} at block ${forkBlock})`);
+    } finally {
+      await cli.stop();
+    }
+    const bad = runCli(['--in-memory', '--port', '0', '--fork-block', '5']);
+    expect(await bad.exited).toBe(1);
+    expect(bad.stderr()).toContain('--fork-block without a fork: give --fork-url, --fork-url-testnet or --fork-url-mainnet');
   });
 
   it('--fork-url forks the network whose chain id the remote reports', async () => {
