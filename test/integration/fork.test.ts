@@ -375,6 +375,10 @@ describe('fork: remote failures', () => {
     await expect(startFork({ testnetUrl: closed.url })).rejects.toThrow(/unreachable/);
     await expect(startFork({ mainnetUrl: proxy.url })).rejects.toThrow(/answers chain id 31, not 30/);
     await expect(startFork({ testnetUrl: proxy.url, block: forkBlock + 1000n })).rejects.toThrow(new RegExp(`has no block ${forkBlock + 1000n} \\(its latest is \\d+\\)`));
+    // A rate limit at start-up is waited out, not reported as unreachable.
+    proxy.failures = ['429', '-32005'];
+    const fork = await startFork({ testnetUrl: proxy.url, block: forkBlock });
+    expect(fork.node.chains.testnet.fork?.blockNumber).toBe(forkBlock);
   });
 
   it('the CLI forks with --fork-url-testnet and --fork-block, says so in its banner, and refuses fork flags without a fork', async () => {

@@ -49,10 +49,10 @@ function clientFor(options: ForkOptions): RemoteClient | undefined {
   return new RemoteClient(options.url, { retries: options.retries, backoffMs: options.retryBackoffMs });
 }
 
-/** The remote's chain id, asked once without retries: `--fork-url` forks the network it names. */
+/** The remote's chain id (an unreachable remote is not retried): `--fork-url` forks the network it names. */
 export async function remoteChainId(url: string): Promise<bigint> {
   try {
-    return parseQuantity(await new RemoteClient(url).call('eth_chainId', [], 0), 'eth_chainId');
+    return parseQuantity(await new RemoteClient(url).call('eth_chainId', [], false), 'eth_chainId');
   } catch (err) {
     if (err instanceof ForkStartError) throw err;
     throw new ForkStartError(`fork: the remote ${url} is unreachable or failed: ${(err as Error).message}`, { cause: err });
@@ -101,10 +101,10 @@ export async function connectFork(
   }
 }
 
-/** A start-up question, without retries: an unreachable remote is said at once. */
+/** A start-up question: an unreachable remote is said at once (a rate limit is still waited out). */
 async function startCall(client: RemoteClient, method: 'eth_chainId' | 'eth_blockNumber'): Promise<bigint> {
   try {
-    return parseQuantity(await client.call(method, [], 0), method);
+    return parseQuantity(await client.call(method, [], false), method);
   } catch (err) {
     if (err instanceof RemoteError) throw new ForkStartError(`fork: the remote ${client.url} is unreachable or failed: ${err.message}`, { cause: err });
     throw err;

@@ -77,6 +77,8 @@ class Retryable extends Error {
   constructor(
     message: string,
     readonly waitMs?: number,
+    /** No HTTP answer at all (refused, reset, timed out). */
+    readonly unreachable = false,
   ) {
     super(message);
   }
@@ -100,11 +102,12 @@ export class RemoteClient {
   }
 
   /**
-   * One call's result; RemoteError if the remote answers an error or cannot be reached. `retries`
-   * overrides the client's (start-up checks say at once that a remote is unreachable).
+   * One call's result; RemoteError if the remote answers an error or cannot be reached.
+   * `retryUnreachable` false: a remote that cannot be reached fails at once (start-up checks say
+   * so at once), while rate limits are still retried.
    */
-  async call(method: string, params: unknown[], retries = this.retries): Promise<unknown> {
-    const [result] = await this.withRetries([{ method, params }], retries);
+  async call(method: string, params: unknown[], retryUnreachable = true): Promise<unknown> {
+    const [result] = await this.withRetries([{ method, params }], retryUnreachable);
     return result;
   }
 
@@ -115,18 +118,19 @@ export class RemoteClient {
   async batch(calls: RpcCall[]): Promise<unknown[]> {
     const results: unknown[] = [];
     for (let start = 0; start < calls.length; start += MAX_REMOTE_BATCH) {
-      results.push(...(await this.withRetries(calls.slice(start, start + MAX_REMOTE_BATCH), this.retries)));
+      results.push(...(await this.withRetries(calls.slice(start, start + MAX_REMOTE_BATCH), true)));
     }
     return results;
   }
 
-  private async withRetries(calls: RpcCall[], retries: number): Promise<unknown[]> {
+  private async withRetries(calls: RpcCall[], retryUnreachable: boolean): Promise<unknown[]> {
     const what = calls.length === 1 ? calls[0]!.method : `a batch of ${calls.length} calls`;
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.send(calls);
       } catch (err) {
         if (!(err instanceof Retryable)) throw err;
+        const retries = err.unreachable && !retryUnreachable ? 0 : this.retries;
         if (attempt >= retries) {
           throw new RemoteError(`fork: ${what} to ${this.url} failed${retries > 0 ? ` after ${retries} retries` : ''}: ${err.message}`);
         }
@@ -150,7 +154,7 @@ export class RemoteClient {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (err) {
-      throw new Retryable(`cannot reach the remote (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`);
+      throw new Retryable(`cannot reach the remote (${(err as Error).cause instanceof Error ? ((err as Error).cause as Error).message : (err as Error).message})`, undefined, true);
     }
     const text = await response.text().catch(() => '');
     if (response.status === 429) throw new Retryable('HTTP 429 Too Many Requests', retryAfterMs(response.headers.get('retry-after'), Date.now()));
