@@ -7,7 +7,7 @@
  * the remote block's. The fork record (remote chain id and fork block) is committed with it, so a
  * restart on the same data directory resumes the fork without asking the remote anything.
  */
-import { Account, Address, KECCAK256_RLP, equalsBytes, hexToBytes } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import type { Execution } from './exec/execution.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
@@ -18,12 +18,14 @@ import { blockReceipts } from './parts.js';
 import { TombstoneTrie, remoteStorageRoot } from './state/tombstone-trie.js';
 import type { ChainStore } from './storage/store.js';
 
-/** Store meta record of a forked chain: JSON {chainId, block} of the remote fork block. */
+/** Store meta record of a forked chain: JSON {chainId, block, hash} of the remote fork block. */
 export const FORK_META = 'fork';
 
 interface ForkRecord {
   chainId: string;
   block: string;
+  /** The remote fork block's hash (the fork cache's scope). */
+  hash: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function openFork(store: ChainStore, options: ForkOptions, chainId:
     if (options.block !== undefined && options.block !== block) {
       throw new ForkStartError(`fork: this data directory holds a fork at block ${block}, not ${options.block}; fork into another --data-dir to fork elsewhere`);
     }
-    return connectFork(options, chainId, store.forkCacheStore(), block);
+    return connectFork(options, chainId, store.forkCacheStore(), { block, hash: hexToBytes(record.hash as `0x${string}`) });
   }
   return connectFork(options, chainId, store.forkCacheStore(), undefined);
 }
@@ -68,7 +70,7 @@ export async function commitForkBase(store: ChainStore, execution: Execution, ge
     await state.putAccount(at, account);
   }
   const block = rskBlockFromJson(json, await state.getStateRoot());
-  const record: ForkRecord = { chainId: connection.chainId.toString(), block: connection.blockNumber.toString() };
+  const record: ForkRecord = { chainId: connection.chainId.toString(), block: connection.blockNumber.toString(), hash: bytesToHex(connection.blockHash) };
   await store.commitBlock(block, blockReceipts(block, []), { name: FORK_META, value: new TextEncoder().encode(JSON.stringify(record)) });
   return block;
 }

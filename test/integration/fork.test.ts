@@ -336,11 +336,11 @@ describe('fork: cache', () => {
     const answers = await reads(online.testnetUrl);
     await online.close();
     forks.length = 0;
-    // In memory again with the same cache directory: only the chain id is asked.
+    // In memory again with the same cache directory: only the chain id and the fork block are asked.
     let before = proxy.requests;
     const again = await startFork({ testnetUrl: proxy.url, block: forkBlock, cacheDir });
     expect(await reads(again.testnetUrl)).toEqual(answers);
-    expect(proxy.requests - before).toBe(1);
+    expect(proxy.requests - before).toBe(2);
     await again.close();
     forks.length = 0;
     before = proxy.requests;
@@ -350,6 +350,31 @@ describe('fork: cache', () => {
     const error = await rpcError(offline.testnetUrl, 'eth_getBalance', ['0x00000000000000000000000000000000000dead1', 'latest']);
     expect(error.code).toBe(-32000);
     expect(error.message).toMatch(/fork offline: eth_getBalance.*not in the fork cache/);
+  });
+});
+
+describe('fork: a reorganised fork block', () => {
+  it('does not meet the cached answers about the block it replaced', async () => {
+    const cacheDir = await tempDir();
+    const DAVE = '0x000000000000000000000000000000000000da7e';
+    const send = async (value: bigint) => {
+      const rp = provider(remote.testnetUrl);
+      await (await new Wallet(COW.privateKey, rp).sendTransaction({ to: DAVE, value, type: 0 })).wait();
+      rp.destroy();
+    };
+    const snapshot = await call(remote.testnetUrl, 'evm_snapshot');
+    await send(1_000n);
+    const block = BigInt(await call(remote.testnetUrl, 'eth_blockNumber'));
+    const first = await startFork({ testnetUrl: proxy.url, block, cacheDir });
+    expect(await call(first.testnetUrl, 'eth_getBalance', [DAVE, 'latest'])).toBe('0x3e8');
+    await first.close();
+    forks.length = 0;
+    // The remote's chain is reorganised: another block at the same height.
+    await call(remote.testnetUrl, 'evm_revert', [snapshot]);
+    await send(2_000n);
+    expect(BigInt(await call(remote.testnetUrl, 'eth_blockNumber'))).toBe(block);
+    const second = await startFork({ testnetUrl: proxy.url, block, cacheDir });
+    expect(await call(second.testnetUrl, 'eth_getBalance', [DAVE, 'latest'])).toBe('0x7d0');
   });
 });
 

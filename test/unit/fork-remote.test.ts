@@ -67,12 +67,14 @@ function memoryStore(): CacheStore & { size(): number } {
   };
 }
 
+/** The fork block's hash, part of every cache key. */
+const FORK_HASH = new Uint8Array(32).fill(7);
 const address = (i: number) => hexToBytes(`0x${(0x1000 + i).toString(16).padStart(40, '0')}`);
 
 describe('fork remote state', () => {
   it('reads 20 accounts made in one turn as batches of at most 50 calls, no account split', async () => {
     received.length = 0;
-    const remote = new RemoteState(new RemoteClient(url), new ForkCache(memoryStore(), 31n, 7n), 7n);
+    const remote = new RemoteState(new RemoteClient(url), new ForkCache(memoryStore(), 31n, 7n, FORK_HASH), 7n);
     const accounts = await Promise.all(Array.from({ length: 20 }, (_, i) => remote.account(address(i))));
     expect(accounts[0]).toEqual({ balance: 16n, nonce: 1n, code: Uint8Array.of(0x60, 0x00) });
     expect(received.map((b) => (b as Call[]).length)).toEqual([48, 12]);
@@ -83,18 +85,18 @@ describe('fork remote state', () => {
   it('merges identical reads in flight and asks nothing for what the cache has, whatever the spelling', async () => {
     received.length = 0;
     const store = memoryStore();
-    const remote = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 7n), 7n);
+    const remote = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 7n, FORK_HASH), 7n);
     const slot = new Uint8Array(32);
     const [a, b] = await Promise.all([remote.storage(address(1), slot), remote.storage(address(1), slot)]);
     expect(bytesToHex(a)).toBe(`0x${'00'.repeat(31)}05`);
     expect(b).toEqual(a);
     expect(received).toHaveLength(1);
     // Another source over the same store (a restart): the same read is cached.
-    const again = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 7n), 7n);
+    const again = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 7n, FORK_HASH), 7n);
     expect(await again.storage(address(1), slot)).toEqual(a);
     expect(again.requests).toBe(0);
     // Another fork block is another cache.
-    const other = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 8n), 8n);
+    const other = new RemoteState(new RemoteClient(url), new ForkCache(store, 31n, 8n, FORK_HASH), 8n);
     await other.storage(address(1), slot);
     expect(other.requests).toBe(1);
   });

@@ -5,8 +5,9 @@
  * exactly the remote's answer at the fork block (its JSON text).
  *
  * Keyed as EDR keys its cache, by typed request rather than JSON text: remote chain id ‖ fork
- * block ‖ method ‖ params (addresses as 20 bytes, slots and hashes as 32, numbers as 8), so ids,
- * spelling and number formatting never split or merge entries. The store is the chain's own
+ * block ‖ the fork block's hash ‖ method ‖ params (addresses as 20 bytes, slots and hashes as 32,
+ * numbers as 8), so ids, spelling and number formatting never split or merge entries, and a
+ * reorganised fork block never meets the answers given about the block it replaced. The store is the chain's own
  * LevelDB (a key prefix of its own, see storage/keys.ts), memory for `--in-memory`, or a LevelDB
  * of its own (`--fork-cache-dir`).
  */
@@ -42,20 +43,38 @@ export function numberKey(n: bigint): Uint8Array {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/** The key of "the hash block N had when a fork was made at it": chain id ‖ block, 16 bytes, shorter than every entry's. */
+const forkHashKey = (remoteChainId: bigint, block: bigint) => concatBytes(numberKey(remoteChainId), numberKey(block));
+
+/** The hash the remote's block `block` had when the cache last forked at it (offline starts need it). */
+export async function cachedForkHash(store: CacheStore, remoteChainId: bigint, block: bigint): Promise<Uint8Array | undefined> {
+  const stored = await store.get(forkHashKey(remoteChainId, block));
+  return stored?.length === 32 ? stored : undefined;
+}
+
+export async function rememberForkHash(store: CacheStore, remoteChainId: bigint, block: bigint, hash: Uint8Array): Promise<void> {
+  await store.put(forkHashKey(remoteChainId, block), hash);
+}
+
 export class ForkCache {
   private readonly scope: Uint8Array;
 
+  /**
+   * The cache of a fork at `forkBlock`, whose hash is `forkHash`: if the remote's chain was
+   * reorganised and the block number names another block, its answers are filed apart.
+   */
   constructor(
     private readonly store: CacheStore,
     private readonly remoteChainId: bigint,
     forkBlock: bigint,
+    private readonly forkHash: Uint8Array,
   ) {
-    this.scope = concatBytes(numberKey(remoteChainId), numberKey(forkBlock));
+    this.scope = concatBytes(numberKey(remoteChainId), numberKey(forkBlock), forkHash);
   }
 
-  /** The same store's cache of reads at another block (state reads below the fork block). */
+  /** The same store's cache of reads at an ancestor of the fork block (state reads below it). */
   at(block: bigint): ForkCache {
-    return new ForkCache(this.store, this.remoteChainId, block);
+    return new ForkCache(this.store, this.remoteChainId, block, this.forkHash);
   }
 
   private key(method: CachedMethodName, params: Uint8Array): Uint8Array {

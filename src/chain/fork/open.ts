@@ -1,9 +1,10 @@
 /**
- * Starting a fork: the remote is asked its chain id and (without --fork-block) its latest block,
- * and must have the fork block; each failure says which. A fork resumed from its data directory
+ * Starting a fork: the remote is asked its chain id, (without --fork-block) its latest block, and
+ * the fork block, which it must have; each failure says which. A fork resumed from its data directory
  * asks nothing: it knows its chain id and block, and reads go through the cache.
  */
-import { ForkCache, type CacheStore, openCacheDir } from './cache.js';
+import { hexToBytes } from '@ethereumjs/util';
+import { ForkCache, type CacheStore, cachedForkHash, openCacheDir, rememberForkHash } from './cache.js';
 import { RemoteClient, RemoteError } from './remote-client.js';
 import { type RemoteJson, RemoteState } from './remote-state.js';
 
@@ -33,6 +34,8 @@ export class ForkStartError extends Error {
 export interface ForkConnection {
   readonly chainId: bigint;
   readonly blockNumber: bigint;
+  /** The remote fork block's hash. */
+  readonly blockHash: Uint8Array;
   readonly url: string | undefined;
   readonly remote: RemoteState;
   close(): Promise<void>;
@@ -59,41 +62,59 @@ export async function remoteChainId(url: string): Promise<bigint> {
   }
 }
 
+/** A fork kept in a data directory: its block and that block's hash. */
+export interface ForkResume {
+  block: bigint;
+  hash: Uint8Array;
+}
+
 /**
- * Connects a fork of the chain `chainId`: at `resumeBlock` (a fork kept in the data directory)
- * without asking the remote anything, else at `options.block` or the remote's latest, checked.
+ * Connects a fork of the chain `chainId`: as `resume` says (a fork kept in the data directory)
+ * without asking the remote anything, else at `options.block` or the remote's latest, checked:
+ * the fork block is read from the remote (offline: from the cache), and its hash scopes the cache.
  * `chainStore` is the chain's own database, where the cache lives unless `options.cacheDir`.
  */
 export async function connectFork(
   options: ForkOptions,
   chainId: bigint,
   chainStore: CacheStore,
-  resumeBlock: bigint | undefined,
+  resume: ForkResume | undefined,
 ): Promise<{ connection: ForkConnection; baseBlock: RemoteJson | undefined }> {
   const client = clientFor(options);
   const url = options.url;
   const cacheDb = options.cacheDir === undefined ? undefined : await openCacheDir(options.cacheDir);
+  const store = cacheDb ?? chainStore;
   const close = async () => cacheDb?.close();
+  const connect = (block: bigint, hash: Uint8Array): ForkConnection => {
+    const remote = new RemoteState(client, new ForkCache(store, chainId, block, hash), block);
+    return { chainId, blockNumber: block, blockHash: hash, url, remote, close };
+  };
   try {
-    let block = resumeBlock ?? options.block;
-    if (resumeBlock === undefined && client !== undefined) {
-      const remoteId = await startCall(client, 'eth_chainId');
-      if (remoteId !== chainId) {
-        throw new ForkStartError(`fork: ${url} answers chain id ${remoteId}, not ${chainId}, the chain it was given to fork`);
-      }
-      block ??= await startCall(client, 'eth_blockNumber');
+    if (resume !== undefined) return { connection: connect(resume.block, resume.hash), baseBlock: undefined };
+    if (client === undefined) {
+      // Offline: the fork block and its hash as the cache last had them.
+      if (options.block === undefined) throw new ForkStartError('fork: --fork-offline needs --fork-block N (the block a cached fork was made at)');
+      const hash = await cachedForkHash(store, chainId, options.block);
+      if (hash === undefined) throw new ForkStartError(`fork offline: the fork cache holds no fork of chain ${chainId} at block ${options.block}`);
+      const connection = connect(options.block, hash);
+      const baseBlock = await connection.remote.blockByNumber(options.block, false);
+      if (baseBlock === null) throw new ForkStartError(`fork offline: the fork cache holds no block ${options.block}`);
+      return { connection, baseBlock };
     }
-    if (block === undefined) throw new ForkStartError('fork: --fork-offline needs --fork-block N (the block a cached fork was made at)');
-    const remote = new RemoteState(client, new ForkCache(cacheDb ?? chainStore, chainId, block), block);
-    const connection: ForkConnection = { chainId, blockNumber: block, url, remote, close };
-    if (resumeBlock !== undefined) return { connection, baseBlock: undefined };
-    const baseBlock = await remote.blockByNumber(block, false).catch((err: unknown) => {
-      throw new ForkStartError(`fork: cannot read the fork block ${block}: ${(err as Error).message}`, { cause: err });
-    });
+    const remoteId = await startCall(client, 'eth_chainId', []);
+    if (remoteId !== chainId) throw new ForkStartError(`fork: ${url} answers chain id ${remoteId}, not ${chainId}, the chain it was given to fork`);
+    const block = options.block ?? (await startCall(client, 'eth_blockNumber', []));
+    // Asked every time a fork starts afresh: its hash tells whether the cache's answers are about this block.
+    const baseBlock = (await startCall(client, 'eth_getBlockByNumber', [`0x${block.toString(16)}`, false])) as RemoteJson | null;
     if (baseBlock === null) {
-      const latest = client === undefined ? undefined : await startCall(client, 'eth_blockNumber').catch(() => undefined);
-      throw new ForkStartError(`fork: ${url ?? 'the fork cache'} has no block ${block}${latest === undefined ? '' : ` (its latest is ${latest})`}`);
+      const latest = await startCall(client, 'eth_blockNumber', []).catch(() => undefined);
+      throw new ForkStartError(`fork: ${url} has no block ${block}${latest === undefined ? '' : ` (its latest is ${latest})`}`);
     }
+    const hash = typeof baseBlock.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(baseBlock.hash) ? hexToBytes(baseBlock.hash as `0x${string}`) : undefined;
+    if (hash === undefined) throw new ForkStartError(`fork: ${url} answered block ${block} without a hash`);
+    const connection = connect(block, hash);
+    await connection.remote.rememberForkBlock(baseBlock);
+    await rememberForkHash(store, chainId, block, hash);
     return { connection, baseBlock };
   } catch (err) {
     await close();
@@ -102,9 +123,12 @@ export async function connectFork(
 }
 
 /** A start-up question: an unreachable remote is said at once (a rate limit is still waited out). */
-async function startCall(client: RemoteClient, method: 'eth_chainId' | 'eth_blockNumber'): Promise<bigint> {
+async function startCall(client: RemoteClient, method: 'eth_chainId' | 'eth_blockNumber', params: []): Promise<bigint>;
+async function startCall(client: RemoteClient, method: 'eth_getBlockByNumber', params: unknown[]): Promise<unknown>;
+async function startCall(client: RemoteClient, method: string, params: unknown[]): Promise<unknown> {
   try {
-    return parseQuantity(await client.call(method, [], false), method);
+    const result = await client.call(method, params, false);
+    return method === 'eth_getBlockByNumber' ? result : parseQuantity(result, method);
   } catch (err) {
     if (err instanceof RemoteError) throw new ForkStartError(`fork: the remote ${client.url} is unreachable or failed: ${err.message}`, { cause: err });
     throw err;

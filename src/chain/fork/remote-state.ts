@@ -54,6 +54,9 @@ function logFilterKey(filter: RemoteLogFilter): Uint8Array {
   return concatBytes(...parts);
 }
 
+/** The cache key material of a block read by number. */
+const blockKey = (number: bigint, full: boolean) => concatBytes(numberKey(number), Uint8Array.of(full ? 1 : 0));
+
 const ACCOUNT_METHODS = ['eth_getBalance', 'eth_getTransactionCount', 'eth_getCode'] as const;
 
 interface Job {
@@ -120,10 +123,15 @@ export class RemoteState implements RemoteStateSource {
     return setLengthLeft(bytes, 32);
   }
 
+  /** Files the fork block's header as the remote gave it at start-up (read before the cache's scope was known). */
+  async rememberForkBlock(block: RemoteJson): Promise<void> {
+    await this.cache.put('eth_getBlockByNumber', blockKey(this.forkBlock, false), block);
+  }
+
   /** A block at or below the fork block by number, as the remote answers it (null: none). */
   async blockByNumber(number: bigint, full: boolean): Promise<RemoteJson | null> {
     if (number > this.forkBlock) return null;
-    const key = new Uint8Array([...numberKey(number), full ? 1 : 0]);
+    const key = blockKey(number, full);
     const [block] = await this.reads([{ method: 'eth_getBlockByNumber', key, params: [`0x${number.toString(16)}`, full] }]);
     return (block as RemoteJson | null) ?? null;
   }
