@@ -57,7 +57,11 @@ async function startProxy(target: string): Promise<Proxy> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
   proxy.url = `http://127.0.0.1:${address.port}`;
-  proxy.close = () => new Promise((resolve) => server.close(() => resolve()));
+  proxy.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return proxy;
 }
 
