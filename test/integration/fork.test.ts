@@ -276,6 +276,31 @@ describe('fork: local changes', () => {
   });
 });
 
+describe('fork: an account deleted locally', () => {
+  it('stays deleted: a self-destructed remote contract does not come back from the remote', async () => {
+    // On the remote: a contract holding 1,000 wei whose code is CALLER SELFDESTRUCT (0x33ff).
+    const rp = provider(remote.testnetUrl);
+    const deployed = await (await new Wallet(COW.privateKey, rp).sendTransaction({ data: '0x6133ff6000526002601ef3', value: 1_000n, type: 0 })).wait();
+    rp.destroy();
+    const victim = deployed!.contractAddress!;
+    const block = BigInt(deployed!.blockNumber);
+    const fork = await startFork({ testnetUrl: proxy.url, block });
+    expect(await call(fork.testnetUrl, 'eth_getCode', [victim, 'latest'])).toBe('0x33ff');
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [victim, 'latest'])).toBe('0x3e8');
+    const fp = provider(fork.testnetUrl);
+    const receipt = await (await new Wallet(COW.privateKey, fp).sendTransaction({ to: victim, gasLimit: 100_000n, type: 0 })).wait();
+    expect(receipt!.status).toBe(1);
+    fp.destroy();
+    expect(await call(fork.testnetUrl, 'eth_getCode', [victim, 'latest'])).toBe('0x');
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [victim, 'latest'])).toBe('0x0');
+    expect(await call(fork.testnetUrl, 'eth_getTransactionCount', [victim, 'latest'])).toBe('0x0');
+    // Still deleted in a later block, read back from the trie rather than the caches.
+    await call(fork.testnetUrl, 'evm_mine');
+    expect(await call(fork.testnetUrl, 'eth_getCode', [victim, 'latest'])).toBe('0x');
+    expect(await call(fork.testnetUrl, 'eth_getCode', [victim, at(block)])).toBe('0x33ff');
+  });
+});
+
 describe('fork: test control', () => {
   it('evm_revert and hardhat_reset go back to the fork block, with the remote state under it', async () => {
     const lines: string[] = [];
