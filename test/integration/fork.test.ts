@@ -188,6 +188,8 @@ describe('fork: reads', () => {
     const remoteLogs = await call(remote.testnetUrl, 'eth_getLogs', [range]);
     expect(remoteLogs).toHaveLength(2);
     expect(await call(fork.testnetUrl, 'eth_getLogs', [range])).toEqual(remoteLogs);
+    const filterId = await call(fork.testnetUrl, 'eth_newFilter', [range]);
+    expect(await call(fork.testnetUrl, 'eth_getFilterLogs', [filterId])).toEqual(remoteLogs);
     const byHash = { blockHash: remoteLogs[1].blockHash };
     expect(await call(fork.testnetUrl, 'eth_getLogs', [byHash])).toEqual(await call(remote.testnetUrl, 'eth_getLogs', [byHash]));
     // BLOCKHASH of a block before the fork is the remote's hash (init code: BLOCKHASH(1), returned).

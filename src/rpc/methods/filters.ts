@@ -2,7 +2,7 @@
 import type { Chain, LogCriteria } from '../../chain/index.js';
 import type { FilterBound, LogFilterSpec } from '../filter-manager.js';
 import { InvalidParams } from '../errors.js';
-import { method } from '../context.js';
+import { type RpcContext, method } from '../context.js';
 import { formatLog, hex } from '../format.js';
 import { logsJson } from '../json-cache.js';
 import { type BoundParam, type FilterParam, checkFilterSize, filterParam } from '../filter-params.js';
@@ -59,18 +59,22 @@ function specCriteria(chain: Chain, spec: LogFilterSpec): LogCriteria {
 }
 
 
+/** The logs matching `criteria`; on a fork, those up to the fork block are the remote's (its own range caps apply there). */
+async function logs(ctx: RpcContext, criteria: LogCriteria) {
+  const fork = ctx.chain.fork;
+  if (fork === undefined || criteria.fromBlock > fork.blockNumber) return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
+  const remote = await fork.logs({ ...criteria, toBlock: criteria.toBlock < fork.blockNumber ? criteria.toBlock : fork.blockNumber });
+  if (criteria.toBlock <= fork.blockNumber) return remote;
+  const local = await ctx.chain.logs({ ...criteria, fromBlock: fork.blockNumber + 1n }, ctx.options.logLimits);
+  return [...remote, ...(JSON.parse(logsJson(local).json) as unknown[])];
+}
+
 export const filterMethods = [
   method('eth_getLogs', 'Logs matching a filter (by blockHash, or fromBlock/toBlock; default the latest block).', params([filterParam]), async (ctx, [filter]) => {
     checkFilterSize(filter, ctx.options.filterLimits);
     const criteria = await criteriaOf(ctx.chain, filter);
     if (criteria === undefined) return [];
-    const fork = ctx.chain.fork;
-    if (fork === undefined || criteria.fromBlock > fork.blockNumber) return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
-    // On a fork, the logs up to the fork block are the remote's (its own range caps apply there).
-    const remote = await fork.logs({ ...criteria, toBlock: criteria.toBlock < fork.blockNumber ? criteria.toBlock : fork.blockNumber });
-    if (criteria.toBlock <= fork.blockNumber) return remote;
-    const local = await ctx.chain.logs({ ...criteria, fromBlock: fork.blockNumber + 1n }, ctx.options.logLimits);
-    return [...remote, ...(JSON.parse(logsJson(local).json) as unknown[])];
+    return logs(ctx, criteria);
   }),
   method('eth_newFilter', 'Installs a log filter; returns its id.', params([filterParam]), (ctx, [filter]) => {
     if (filter.blockHash !== undefined) throw new InvalidParams('blockHash is only for eth_getLogs: a filter takes fromBlock/toBlock');
@@ -94,6 +98,6 @@ export const filterMethods = [
   method('eth_getFilterLogs', 'All logs matching a log filter.', params([filterId]), async (ctx, [id]) => {
     const criteria = specCriteria(ctx.chain, ctx.filters.logCriteria(`0x${id.toString(16)}`));
     if (criteria.fromBlock > criteria.toBlock) return [];
-    return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
+    return logs(ctx, criteria);
   }),
 ];
