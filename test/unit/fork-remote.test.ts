@@ -22,6 +22,8 @@ let url: string;
 const received: Array<Call | Call[]> = [];
 /** Statuses to answer the next requests with (then forwarded normally). */
 const statuses: Array<{ status: number; retryAfter?: string }> = [];
+/** Answer every batch with one error object, as rskj refuses a batch over its limit. */
+let refuseBatches = false;
 
 function answer(call: Call): unknown {
   switch (call.method) {
@@ -44,6 +46,11 @@ beforeAll(async () => {
     for await (const chunk of req) text += chunk;
     const body = JSON.parse(text) as Call | Call[];
     received.push(body);
+    if (refuseBatches && Array.isArray(body)) {
+      const refusal = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Cannot dispatch batch requests. 50 is the max number of supported batch requests' } };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(refusal));
+      return;
+    }
     const next = statuses.shift();
     if (next !== undefined) {
       res.writeHead(next.status, next.retryAfter === undefined ? {} : { 'retry-after': next.retryAfter }).end('busy');
@@ -118,6 +125,16 @@ describe('fork remote state', () => {
     const error = await client.call('eth_getBalance', ['0x00', '0x1']).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RemoteError);
     expect((error as Error).message).toMatch(/HTTP 400 without JSON-RPC/);
+  });
+
+  it('reports a batch refused whole with the remote\'s error for each of its calls', async () => {
+    refuseBatches = true;
+    try {
+      const remote = new RemoteState(new RemoteClient(url), new ForkCache(memoryStore(), 31n, 7n, FORK_HASH), 7n);
+      await expect(remote.account(address(99))).rejects.toThrow(/eth_getBalance failed on .*Cannot dispatch batch requests\. 50 is the max/);
+    } finally {
+      refuseBatches = false;
+    }
   });
 
   it("treats alloy's rate-limit answers as retryable and others not", () => {

@@ -165,12 +165,16 @@ export class RemoteClient {
       if (response.status >= 500) throw new Retryable(`HTTP ${response.status}`);
       throw new RemoteError(`fork: ${this.url} answered HTTP ${response.status} without JSON-RPC: ${text.slice(0, 200)}`);
     }
-    const answers = (Array.isArray(parsed) ? parsed : [parsed]) as JsonRpcResponse[];
-    const byId = new Map(answers.map((answer) => [answer?.id, answer]));
-    // A batch refused whole (rskj over its limit, a gateway's rate limit) comes back as one error object.
-    if (!Array.isArray(parsed) && requests.length > 1) byId.clear();
+    // A batch refused whole (rskj over its limit, a gateway's rate limit) comes back as one error
+    // object, which answers every call of it; otherwise each call has its answer by id.
+    const byId = new Map(Array.isArray(parsed) ? (parsed as JsonRpcResponse[]).map((answer) => [answer?.id, answer]) : []);
+    const answerTo = (id: number): JsonRpcResponse | undefined => {
+      if (Array.isArray(parsed)) return byId.get(id);
+      const single = (parsed ?? undefined) as JsonRpcResponse | undefined;
+      return requests.length === 1 || single?.error != null ? single : undefined;
+    };
     return requests.map((request) => {
-      const answer = byId.get(request.id) ?? (answers.length === 1 ? answers[0] : undefined);
+      const answer = answerTo(request.id);
       const error = answer?.error;
       if (error !== undefined && error !== null) {
         if (isRetryableRpcError(error)) throw new Retryable(`${error.code ?? ''} ${error.message ?? ''}`.trim(), retryAfterMs(response.headers.get('retry-after'), Date.now()));
