@@ -179,7 +179,7 @@ async function main(): Promise<void> {
     return;
   }
   limitHeapGrowth();
-  const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }] = await Promise.all([import('./node.js'), import('./node-keys.js'), import('./logger.js')]);
+  const [{ createNode, redactedUrl }, { parseApiKeyFlag }, { LOG_LEVELS }] = await Promise.all([import('./node.js'), import('./node-keys.js'), import('./logger.js')]);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port}: expected 0-65535`);
   const options: NodeOptions = {
@@ -252,7 +252,8 @@ async function main(): Promise<void> {
   if (closing) return;
   const lines = started.apiKeys.map((k) => {
     const chain = started.chains[k.network];
-    const fork = chain.fork === undefined ? '' : `  (fork of ${chain.fork.url ?? 'the fork cache'} at block ${chain.fork.blockNumber})`;
+    // The remote's path is left out: a gateway's API key is there.
+    const fork = chain.fork === undefined ? '' : `  (fork of ${chain.fork.url === undefined ? 'the fork cache' : redactedUrl(chain.fork.url)} at block ${chain.fork.blockNumber})`;
     return `  ${k.network.padEnd(8)} chain ${chain.chainId}  ${server.url}/${k.key}${fork}`;
   });
   process.stdout.write(

@@ -14,6 +14,7 @@ import {
   type NetworkName,
   NodeWallet,
   readGenesisFile,
+  redactedUrl,
   remoteChainId,
   secp256k1,
   startFastKeccak,
@@ -50,6 +51,7 @@ export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
 
 /** What an in-process provider answers once its node is closed (with EIP-1193's 4900). */
+export { redactedUrl } from './chain/index.js';
 export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is closed (node.close() was called); start a new one with createNode()';
 
 /** Most calls one batch may hold. */
@@ -358,11 +360,15 @@ async function forkTargets(fork: NodeForkOptions | undefined, genesis: Record<Ne
   return targets;
 }
 
-/** The fork part of the status page: what is forked, and how many requests the remote has had. */
+/**
+ * The fork part of the status page: what is forked, and how many requests the remote has had.
+ * The remote's URL without its path, query and credentials: a gateway's API key is in its path.
+ */
 function forkStatus(chain: Chain): { url: string | undefined; chainId: number; block: number; remoteRequests: number } | undefined {
   const fork = chain.fork;
-  return fork === undefined ? undefined : { url: fork.url, chainId: Number(fork.chainId), block: Number(fork.blockNumber), remoteRequests: fork.remoteRequests };
+  return fork === undefined ? undefined : { url: fork.url && redactedUrl(fork.url), chainId: Number(fork.chainId), block: Number(fork.blockNumber), remoteRequests: fork.remoteRequests };
 }
+
 
 /** `publicUrl` without a trailing slash; an http(s) URL with no path, query or fragment. */
 function checkPublicUrl(value: string): string {

@@ -9,7 +9,7 @@ export { secp256k1, sign } from './base/secp256k1.js';
 export { Chain, type ChainEvents, type ChainFork, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
 export type { CallParams } from './exec/call.js';
 export { ForkStartError, remoteChainId, type ForkOptions } from './fork/open.js';
-export { RemoteError } from './fork/remote-client.js';
+export { RemoteError, redactedUrl } from './fork/remote-client.js';
 export type { RemoteJson } from './fork/remote-state.js';
 export { errorString, panicCode } from './exec/revert-data.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';

@@ -358,7 +358,17 @@ describe('fork: cache', () => {
     expect(await reads(second.testnetUrl)).toEqual(answers);
     expect(proxy.requests).toBe(before);
     const status = (await (await fetch(second.baseUrl)).json()) as { networks: Array<{ network: string; fork?: { remoteRequests: number; block: number } }> };
-    expect(status.networks.find((n) => n.network === 'testnet')!.fork).toMatchObject({ remoteRequests: 0, block: Number(forkBlock) });
+    expect(status.networks.find((n) => n.network === 'testnet')!.fork).toMatchObject({ remoteRequests: 0, block: Number(forkBlock), url: proxy.url });
+    // A remote URL's path (where a gateway keeps its API key) is not shown on the status page.
+    const keyed = await startFork({ testnetUrl: `${proxy.url}/secret-api-key`, block: forkBlock });
+    const keyedStatus = await (await fetch(keyed.baseUrl)).text();
+    expect(keyedStatus).not.toContain('secret-api-key');
+    expect(keyedStatus).toContain(`"url":"${proxy.url}/…"`);
+    // Nor in the error a failed read answers.
+    proxy.failAll = '429';
+    const error = await rpcError(keyed.testnetUrl, 'eth_getBalance', ['0x00000000000000000000000000000000000dead4', 'latest']);
+    expect(error.message).toContain(`to ${proxy.url}/… failed after 5 retries`);
+    expect(error.message).not.toContain('secret-api-key');
   });
 
   it('an offline fork answers from the cache and fails an uncached read clearly', async () => {

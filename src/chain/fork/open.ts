@@ -5,7 +5,7 @@
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { ForkCache, type CacheStore, cachedForkHash, openCacheDir, rememberForkHash } from './cache.js';
-import { RemoteClient, RemoteError } from './remote-client.js';
+import { RemoteClient, RemoteError, redactedUrl } from './remote-client.js';
 import { type RemoteJson, RemoteState } from './remote-state.js';
 
 export interface ForkOptions {
@@ -58,7 +58,7 @@ export async function remoteChainId(url: string): Promise<bigint> {
     return parseQuantity(await new RemoteClient(url).call('eth_chainId', [], false), 'eth_chainId');
   } catch (err) {
     if (err instanceof ForkStartError) throw err;
-    throw new ForkStartError(`fork: the remote ${url} is unreachable or failed: ${(err as Error).message}`, { cause: err });
+    throw new ForkStartError(`fork: the remote ${redactedUrl(url)} is unreachable or failed: ${(err as Error).message}`, { cause: err });
   }
 }
 
@@ -102,16 +102,16 @@ export async function connectFork(
       return { connection, baseBlock };
     }
     const remoteId = await startCall(client, 'eth_chainId', []);
-    if (remoteId !== chainId) throw new ForkStartError(`fork: ${url} answers chain id ${remoteId}, not ${chainId}, the chain it was given to fork`);
+    if (remoteId !== chainId) throw new ForkStartError(`fork: ${client.label} answers chain id ${remoteId}, not ${chainId}, the chain it was given to fork`);
     const block = options.block ?? (await startCall(client, 'eth_blockNumber', []));
     // Asked every time a fork starts afresh: its hash tells whether the cache's answers are about this block.
     const baseBlock = (await startCall(client, 'eth_getBlockByNumber', [`0x${block.toString(16)}`, false])) as RemoteJson | null;
     if (baseBlock === null) {
       const latest = await startCall(client, 'eth_blockNumber', []).catch(() => undefined);
-      throw new ForkStartError(`fork: ${url} has no block ${block}${latest === undefined ? '' : ` (its latest is ${latest})`}`);
+      throw new ForkStartError(`fork: ${client.label} has no block ${block}${latest === undefined ? '' : ` (its latest is ${latest})`}`);
     }
     const hash = typeof baseBlock.hash === 'string' && /^0x[0-9a-fA-F]{64}$/.test(baseBlock.hash) ? hexToBytes(baseBlock.hash as `0x${string}`) : undefined;
-    if (hash === undefined) throw new ForkStartError(`fork: ${url} answered block ${block} without a hash`);
+    if (hash === undefined) throw new ForkStartError(`fork: ${client.label} answered block ${block} without a hash`);
     const connection = connect(block, hash);
     await connection.remote.rememberForkBlock(baseBlock);
     await rememberForkHash(store, chainId, block, hash);
@@ -130,7 +130,7 @@ async function startCall(client: RemoteClient, method: string, params: unknown[]
     const result = await client.call(method, params, false);
     return method === 'eth_getBlockByNumber' ? result : parseQuantity(result, method);
   } catch (err) {
-    if (err instanceof RemoteError) throw new ForkStartError(`fork: the remote ${client.url} is unreachable or failed: ${err.message}`, { cause: err });
+    if (err instanceof RemoteError) throw new ForkStartError(`fork: the remote ${client.label} is unreachable or failed: ${err.message}`, { cause: err });
     throw err;
   }
 }

@@ -35,6 +35,19 @@ export class RemoteError extends ChainError {
   }
 }
 
+/**
+ * A remote URL as messages show it: `https://host/…` when it has a path or query (where a
+ * gateway keeps its API key), else the origin. Errors reach RPC callers and the status page.
+ */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname.length > 1 || parsed.search !== '' ? `${parsed.origin}/…` : parsed.origin;
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
 export interface RemoteClientOptions {
   retries?: number;
   backoffMs?: number;
@@ -91,6 +104,8 @@ export class RemoteClient {
   private readonly retries: number;
   private readonly backoffMs: number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The URL as messages show it. */
+  readonly label: string;
 
   constructor(
     readonly url: string,
@@ -99,6 +114,7 @@ export class RemoteClient {
     this.retries = options.retries ?? DEFAULT_RETRIES;
     this.backoffMs = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    this.label = redactedUrl(url);
   }
 
   /**
@@ -132,7 +148,7 @@ export class RemoteClient {
         if (!(err instanceof Retryable)) throw err;
         const retries = err.unreachable && !retryUnreachable ? 0 : this.retries;
         if (attempt >= retries) {
-          throw new RemoteError(`fork: ${what} to ${this.url} failed${retries > 0 ? ` after ${retries} retries` : ''}: ${err.message}`);
+          throw new RemoteError(`fork: ${what} to ${this.label} failed${retries > 0 ? ` after ${retries} retries` : ''}: ${err.message}`);
         }
         const backoff = this.backoffMs * 2 ** attempt;
         await this.sleep(Math.min(MAX_BACKOFF_MS, Math.max(backoff, err.waitMs ?? 0)));
@@ -163,7 +179,7 @@ export class RemoteClient {
       parsed = JSON.parse(text);
     } catch {
       if (response.status >= 500) throw new Retryable(`HTTP ${response.status}`);
-      throw new RemoteError(`fork: ${this.url} answered HTTP ${response.status} without JSON-RPC: ${text.slice(0, 200)}`);
+      throw new RemoteError(`fork: ${this.label} answered HTTP ${response.status} without JSON-RPC: ${text.slice(0, 200)}`);
     }
     // A batch refused whole (rskj over its limit, a gateway's rate limit) comes back as one error
     // object, which answers every call of it; otherwise each call has its answer by id.
@@ -178,9 +194,9 @@ export class RemoteClient {
       const error = answer?.error;
       if (error !== undefined && error !== null) {
         if (isRetryableRpcError(error)) throw new Retryable(`${error.code ?? ''} ${error.message ?? ''}`.trim(), retryAfterMs(response.headers.get('retry-after'), Date.now()));
-        throw new RemoteError(`fork: ${request.method} failed on ${this.url}: ${error.message ?? 'error'} (code ${error.code ?? '?'})`, error.code);
+        throw new RemoteError(`fork: ${request.method} failed on ${this.label}: ${error.message ?? 'error'} (code ${error.code ?? '?'})`, error.code);
       }
-      if (answer === undefined || !('result' in answer)) throw new RemoteError(`fork: ${this.url} gave no answer to ${request.method}`);
+      if (answer === undefined || !('result' in answer)) throw new RemoteError(`fork: ${this.label} gave no answer to ${request.method}`);
       return answer.result;
     });
   }
