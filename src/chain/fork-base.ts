@@ -4,7 +4,7 @@
  * and a local state root: an empty local trie, where every read falls through to the remote
  * (state/remote-backed-state-manager.ts), plus the genesis allocation's dev balances (their
  * remote nonce and code kept). New blocks are local and numbered on from it, their parent hash
- * the remote block's. The fork record (remote chain id and fork block) is committed with it, so a
+ * the remote block's. The fork record (remote chain id, fork block and its hash) is committed with it, so a
  * restart on the same data directory resumes the fork without asking the remote anything.
  */
 import { Account, Address, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
