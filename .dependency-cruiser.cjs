@@ -15,7 +15,8 @@ const TIERS = [
   ['base'],
   ['bitcoin'],
   ['records', 'evm', 'keys', 'console'],
-  ['storage', 'pool'],
+  // fork: the remote state source and its cache, below state/'s tries (docs/architecture.md).
+  ['storage', 'pool', 'fork'],
   ['state'],
   ['native'],
   ['exec'],

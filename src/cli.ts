@@ -73,6 +73,16 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --state-interval S       with --dump-state: also write it every S seconds
   --public-url URL         base of the key URLs the dashboard shows (e.g. behind a proxy);
                            default the address the node listens on
+  --fork-url URL           fork the live RSK node at URL: the network whose chain id it reports
+                           (31 testnet, 30 mainnet) continues from its fork block, reading the
+                           remote's accounts, code, storage and older blocks on demand
+  --fork-url-testnet URL   fork testnet from URL (its chain id must be 31)
+  --fork-url-mainnet URL   fork mainnet from URL (its chain id must be 30)
+  --fork-block N           the block to fork at (default: the remote's latest at start)
+  --fork-offline           read the remote from the fork cache only; an uncached read fails
+  --fork-cache-dir DIR     keep the fork cache in DIR (default: the data dir; memory with --in-memory)
+  --fork-retries N         retries of a rate-limited or failed remote request (5)
+  --fork-retry-backoff MS  first wait before a retry, doubling each time; Retry-After wins (500)
   --help                   show this help
 `;
 
@@ -135,6 +145,28 @@ function timeoutFlag(name: string, value: string | undefined): number | undefine
   });
 }
 
+/** The --fork-* flags; undefined when nothing is forked. */
+function forkFlags(values: Record<string, string | boolean | string[] | undefined>): NodeOptions['fork'] {
+  const text = (name: string) => values[name] as string | undefined;
+  const urls = { url: text('fork-url'), testnetUrl: text('fork-url-testnet'), mainnetUrl: text('fork-url-mainnet') };
+  const offline = values['fork-offline'] === true;
+  const rest = ['fork-block', 'fork-cache-dir', 'fork-retries', 'fork-retry-backoff'].filter((name) => values[name] !== undefined);
+  if (Object.values(urls).every((u) => u === undefined)) {
+    if (offline || rest.length > 0) throw new Error(`--${offline ? 'fork-offline' : rest[0]} without a fork: give --fork-url, --fork-url-testnet or --fork-url-mainnet`);
+    return undefined;
+  }
+  const retries = text('fork-retries');
+  if (retries !== undefined && !/^\d+$/.test(retries)) throw new Error(`--fork-retries ${retries}: expected a whole number`);
+  return {
+    ...urls,
+    block: bigintFlag('fork-block', text('fork-block')),
+    offline,
+    cacheDir: text('fork-cache-dir'),
+    retries: mapDefined(retries, Number),
+    retryBackoffMs: positiveNumberFlag('fork-retry-backoff', text('fork-retry-backoff')),
+  };
+}
+
 async function main(): Promise<void> {
   const { values } = parseFlags({
     options: {
@@ -178,6 +210,14 @@ async function main(): Promise<void> {
       'load-state': { type: 'string' },
       'dump-state': { type: 'string' },
       'state-interval': { type: 'string' },
+      'fork-url': { type: 'string' },
+      'fork-url-testnet': { type: 'string' },
+      'fork-url-mainnet': { type: 'string' },
+      'fork-block': { type: 'string' },
+      'fork-offline': { type: 'boolean', default: false },
+      'fork-cache-dir': { type: 'string' },
+      'fork-retries': { type: 'string' },
+      'fork-retry-backoff': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -187,7 +227,7 @@ async function main(): Promise<void> {
     return;
   }
   limitHeapGrowth();
-  const [{ createNode }, { parseApiKeyFlag }, { LOG_LEVELS }, keyless] = await Promise.all([
+  const [{ createNode, redactedUrl }, { parseApiKeyFlag }, { LOG_LEVELS }, keyless] = await Promise.all([
     import('./node.js'),
     import('./node-keys.js'),
     import('./logger.js'),
@@ -242,6 +282,7 @@ async function main(): Promise<void> {
     loadState: values['load-state'],
     dumpState: values['dump-state'],
     stateIntervalSeconds: positiveNumberFlag('state-interval', values['state-interval']),
+    fork: forkFlags(values),
   };
   // Before any database opens: a keyless network the host cannot have is refused at once.
   keyless.checkKeylessOptions(options);
@@ -271,7 +312,12 @@ async function main(): Promise<void> {
   if (closing) return;
   const urlLine = (network: NetworkName, path: string, note = '') =>
     `  ${network.padEnd(8)} chain ${started.chains[network].chainId}  ${server.url}/${path}${note}`;
-  const lines = started.apiKeys.map((k) => urlLine(k.network, k.key));
+  // The remote's path is left out of a fork's note: a gateway's API key is there.
+  const forkNote = (network: NetworkName) => {
+    const fork = started.chains[network].fork;
+    return fork === undefined ? '' : `  (fork of ${fork.url === undefined ? 'the fork cache' : redactedUrl(fork.url)} at block ${fork.blockNumber})`;
+  };
+  const lines = started.apiKeys.map((k) => urlLine(k.network, k.key, forkNote(k.network)));
   if (server.keylessNetwork !== undefined) lines.push(urlLine(server.keylessNetwork, '', '  (no key: for local tools; --keyless-network)'));
   const storage = options.inMemory ? 'in memory' : `data in ${options.dataDir}`;
   const fresh = options.inMemory && options.apiKeys!.length === 0 ? '; new keys on every in-memory start: --api-key KEY[:NETWORK] keeps them' : '';

@@ -1,7 +1,7 @@
 /** Library entry: `import { createNode } from 'rsk-devnode'`. */
 export { createNode, CLIENT_VERSION, HARDHAT_CLIENT_VERSION, MAX_BATCH_SIZE } from './node.js';
 export { UNAUTHORIZED_CODE } from './server/rpc-route.js';
-export type { DevNode, NodeOptions, RunningServer } from './node.js';
+export type { DevNode, NodeForkOptions, NodeOptions, RunningServer } from './node.js';
 export type { ApiKey } from './node-keys.js';
 export type { KeylessSetting } from './keyless.js';
 export type { ConsoleLogEntry, NetworkName } from './chain/index.js';

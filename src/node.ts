@@ -8,10 +8,15 @@ import type { Server } from 'node:http';
 import {
   Chain,
   type ConsoleLogEntry,
+  type ForkOptions,
+  ForkStartError,
+  type GenesisConfig,
   type MinerMode,
   type NetworkName,
   NodeWallet,
   readGenesisFile,
+  redactedUrl,
+  remoteChainId,
   secp256k1,
   startFastKeccak,
   MAX_LOGS,
@@ -52,11 +57,11 @@ export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
 
 /** What an in-process provider answers once its node is closed (with EIP-1193's 4900). */
+export { redactedUrl, MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/index.js';
 export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is closed (node.close() was called); start a new one with createNode()';
 
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
-export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './chain/index.js';
 
 export interface NodeOptions {
   /** Data directory (default chain-data); ignored with inMemory. */
@@ -128,6 +133,19 @@ export interface NodeOptions {
    * default the address the server listens on. Never taken from the request's Host header.
    */
   publicUrl?: string;
+  /** Fork live RSK nodes (`--fork-url` and friends); see NodeForkOptions. */
+  fork?: NodeForkOptions;
+}
+
+/**
+ * What to fork: `url` forks the network whose chain id the remote reports (30 mainnet, 31
+ * testnet); `testnetUrl` / `mainnetUrl` fork that network and check the remote's chain id.
+ * The other settings apply to every forked network.
+ */
+export interface NodeForkOptions extends Omit<ForkOptions, 'url'> {
+  url?: string;
+  testnetUrl?: string;
+  mainnetUrl?: string;
 }
 
 export interface NodeLimits {
@@ -291,7 +309,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       let url = '';
       const app = lazyApp({
         clientVersion: CLIENT_VERSION,
-        networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number })),
+        networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number, fork: () => forkStatus(chains[n]) })),
         publicUrl: () => publicUrl ?? url,
       }, gateway);
       const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
@@ -348,14 +366,21 @@ async function openDatabases(
   // One wallet for both networks: a key is an address on either chain (personal_, keystores in <data-dir>/keystore).
   const wallet = await NodeWallet.open({ keystoreDir: dataDir === undefined ? undefined : join(dataDir, 'keystore'), now });
   // The three databases open side by side: their disk reads overlap.
+  const genesis = Object.fromEntries(await Promise.all(NETWORKS.map(async (n) => [n, await readGenesisFile(await genesisPath(dataDir, n))] as const))) as Record<NetworkName, GenesisConfig>;
+  const forks = await forkTargets(options.fork, genesis);
   const chainOpens = NETWORKS.map(async (network) => {
-    const genesis = await readGenesisFile(await genesisPath(dataDir, network));
+    const networkGenesis = genesis[network];
     chains[network] = await Chain.open({
       network,
       // rskj's regtest genesis is dated 0; Hardhat dates its genesis at start-up, so a fixture that
       // reads "now" from the latest block starts today. A genesis file with a date of its own keeps
       // it, and only a new chain uses this: a stored one keeps its genesis.
-      genesis: options.profile === 'hardhat' && genesis.timestamp === 0n ? { ...genesis, timestamp: BigInt(Math.floor(now() / 1000)) } : genesis,
+      genesis: options.profile === 'hardhat' && networkGenesis.timestamp === 0n ? { ...networkGenesis, timestamp: BigInt(Math.floor(now() / 1000)) } : networkGenesis,
+      fork: forks[network] && {
+        ...forks[network],
+        // Beside an in-memory chain the cache is in memory too, unless it has a directory of its own.
+        cacheDir: options.fork?.cacheDir === undefined ? undefined : join(options.fork.cacheDir, network),
+      },
       location: dataDir === undefined ? undefined : join(dataDir, network),
       minGasPrice: options.minGasPrice,
       miner: options.miner,
@@ -385,6 +410,35 @@ async function openDatabases(
     throw err;
   }
 }
+
+/** Which networks to fork from where: `url` is asked its chain id, the per-network URLs are checked by the fork. */
+async function forkTargets(fork: NodeForkOptions | undefined, genesis: Record<NetworkName, GenesisConfig>): Promise<Partial<Record<NetworkName, ForkOptions>>> {
+  if (fork === undefined) return {};
+  const { url, testnetUrl, mainnetUrl, ...common } = fork;
+  const targets: Partial<Record<NetworkName, ForkOptions>> = {};
+  if (testnetUrl !== undefined) targets.testnet = { ...common, url: testnetUrl };
+  if (mainnetUrl !== undefined) targets.mainnet = { ...common, url: mainnetUrl };
+  if (url !== undefined) {
+    if (common.offline === true) throw new ForkStartError('--fork-offline with --fork-url: an offline fork cannot ask the remote its chain id; give --fork-url-testnet or --fork-url-mainnet');
+    const chainId = await remoteChainId(url);
+    const network = NETWORKS.find((n) => BigInt(genesis[n].chainId) === chainId);
+    if (network === undefined) throw new ForkStartError(`--fork-url ${url}: the remote's chain id is ${chainId}, neither testnet's (${genesis.testnet.chainId}) nor mainnet's (${genesis.mainnet.chainId})`);
+    if (targets[network] !== undefined) throw new ForkStartError(`--fork-url ${url} is a ${network} node, and --fork-url-${network} forks ${network} too: give one of them`);
+    targets[network] = { ...common, url };
+  }
+  if (Object.keys(targets).length === 0 && common.offline === true) throw new ForkStartError('--fork-offline: give --fork-url-testnet or --fork-url-mainnet (the network to fork from the cache)');
+  return targets;
+}
+
+/**
+ * The fork part of the status page: what is forked, and how many requests the remote has had.
+ * The remote's URL without its path, query and credentials: a gateway's API key is in its path.
+ */
+function forkStatus(chain: Chain): { url: string | undefined; chainId: number; block: number; remoteRequests: number } | undefined {
+  const fork = chain.fork;
+  return fork === undefined ? undefined : { url: fork.url && redactedUrl(fork.url), chainId: Number(fork.chainId), block: Number(fork.blockNumber), remoteRequests: fork.remoteRequests };
+}
+
 
 /** `publicUrl` without a trailing slash; an http(s) URL with no path, query or fragment. */
 function checkPublicUrl(value: string): string {

@@ -21,7 +21,9 @@ import { suggestedGasPrice } from './mining/economics.js';
 import { ChainError } from './base/errors.js';
 import { Execution } from './exec/execution.js';
 import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
-import type { StateReader } from './state/flat-view.js';
+import { type StateReader, StateView } from './state/flat-view.js';
+import { CallRunner } from './exec/call-runner.js';
+import type { RskHeader } from './records/header.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
 import { Mempool, type PoolTx } from './pool/mempool.js';
@@ -44,6 +46,11 @@ import { StateTransfer } from './state-transfer.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
+import type { ForkConnection, ForkOptions } from './fork/open.js';
+import type { RemoteJson } from './fork/remote-state.js';
+import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import { remoteBlockRecord } from './fork/remote-block.js';
+import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -76,6 +83,43 @@ export interface ChainOptions {
    * transaction still mined, as Hardhat does (the Hardhat profile); default false: its hash, as rskj.
    */
   failOnSend?: boolean;
+  /**
+   * Fork a remote node of this network (same chain id) at a block: its state, blocks and
+   * transactions up to there are read from it on demand (fork-base.ts, fork/).
+   */
+  fork?: ForkOptions;
+}
+
+/** What the layers above see of a fork: which remote block, and the remote's history up to it. */
+export interface ChainFork {
+  readonly chainId: bigint;
+  readonly blockNumber: bigint;
+  readonly url: string | undefined;
+  /** HTTP requests sent to the remote since start. */
+  readonly remoteRequests: number;
+  blockByNumber(number: bigint, full: boolean): Promise<RemoteJson | null>;
+  blockByHash(hash: Uint8Array, full: boolean): Promise<RemoteJson | null>;
+  transaction(hash: Uint8Array): Promise<RemoteJson | null>;
+  receipt(hash: Uint8Array): Promise<RemoteJson | null>;
+  /** The remote's logs over a range ending at or below the fork block. */
+  logs(criteria: LogCriteria): Promise<RemoteJson[]>;
+}
+
+function chainFork(connection: ForkConnection): ChainFork {
+  const { remote } = connection;
+  return {
+    chainId: connection.chainId,
+    blockNumber: connection.blockNumber,
+    url: connection.url,
+    get remoteRequests() {
+      return remote.requests;
+    },
+    blockByNumber: (number, full) => remote.blockByNumber(number, full),
+    blockByHash: (hash, full) => remote.blockByHash(hash, full),
+    transaction: (hash) => remote.transaction(hash),
+    receipt: (hash) => remote.receipt(hash),
+    logs: (criteria) => remote.logs(criteria),
+  };
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -107,13 +151,17 @@ export class Chain {
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
   private readonly miningTimer: MiningTimer;
+  /** The remote this chain forks, if it is a fork. */
+  readonly fork: ChainFork | undefined;
 
   private constructor(
     options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
+    private readonly forkConnection: ForkConnection | undefined,
   ) {
+    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
     this.execution = chainHead.execution;
@@ -144,15 +192,23 @@ export class Chain {
   static async open(options: ChainOptions): Promise<Chain> {
     useFastRlp();
     const store = await ChainStore.open(options.location);
+    let fork: Awaited<ReturnType<typeof openFork>> | undefined;
     try {
       const common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
-      // BLOCKHASH reads blocks up to the head; the head exists once loaded below.
-      const execution: Execution = new Execution(common, (n) => head.blockByNumber(n));
-      const head: ChainHead = new ChainHead(execution, store);
-      await head.load(await loadHeadBlock(store, execution, options));
-      const targets = await loadMinerTargets(store, options, (await store.getBlock(0n))!);
-      return new Chain(options, store, head, targets);
+      if (options.fork === undefined) await refuseForkedStore(store);
+      else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
+      const remote = fork?.connection.remote;
+      // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
+      // below the fork block are the remote's.
+      const blocks = (n: bigint) => (remote !== undefined && n < remote.forkBlock ? remoteBlockRecord(remote, n) : head.blockByNumber(n));
+      const execution: Execution = new Execution(common, blocks, remote);
+      const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
+      const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
+      await head.load(headBlock);
+      const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
+      return new Chain(options, store, head, targets, fork?.connection);
     } catch (err) {
+      await fork?.connection.close();
       await store.close();
       throw err;
     }
@@ -161,6 +217,7 @@ export class Chain {
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
+    await this.forkConnection?.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -242,7 +299,17 @@ export class Chain {
     return this.chainHead.stateReader(stateRoot).getAccount(address);
   }
 
-  /** Account reads at a state root (the flat view when it is the latest state, see head.ts). */
+  /**
+   * On a fork, account reads at a block below the fork block: the remote's state there, read on
+   * demand and cached under that block (an empty local trie over it, so nothing local shows).
+   */
+  stateBelowFork(number: bigint): StateReader {
+    const remote = this.forkConnection?.remote;
+    if (remote === undefined || number >= remote.forkBlock) throw new Error(`stateBelowFork(${number}): not below a fork block`);
+    return new RemoteBackedStateManager({ common: this.common, trie: this.execution.trie(this.store.stateDb, KECCAK256_RLP) }, remote.at(number));
+  }
+
+  /** Account reads at a state root (the flat view when it is the latest state, see chain-head.ts). */
   stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {
     return this.chainHead.stateReader(stateRoot, db);
   }
@@ -262,18 +329,31 @@ export class Chain {
 
   // ---- execution without a transaction ----------------------------------------------------------
 
-  /** `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent. */
-  async call(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<CallResult> {
+  /**
+   * `target`: where to run; on a fork, a block number below the fork block runs on the remote's
+   * state there. `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent.
+   */
+  async call(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<CallResult> {
     const { runCall } = await this.execution.runtime();
-    const result = await runCall(this.execution, this.chainHead.callRunner(target), target.header, params, deadline);
+    const { runner, header } = await this.callSite(target);
+    const result = await runCall(this.execution, runner, header, params, deadline);
     this.emitConsoleLog('call', result.consoleCalls);
     return result;
   }
 
   /** console.log lines print only when the estimate fails (its attempt at the cap), as Hardhat does. */
-  async estimateGas(params: CallParams, target: StateTarget, deadline?: Deadline): Promise<bigint> {
+  async estimateGas(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<bigint> {
     const { estimateGas } = await this.execution.runtime();
-    return estimateGas(this.execution, this.chainHead.callRunner(target), target.header, params, deadline, (calls) => this.emitConsoleLog('estimateGas', calls));
+    const { runner, header } = await this.callSite(target);
+    return estimateGas(this.execution, runner, header, params, deadline, (calls) => this.emitConsoleLog('estimateGas', calls));
+  }
+
+  private async callSite(target: StateTarget | bigint): Promise<{ runner: CallRunner; header: RskHeader }> {
+    if (typeof target !== 'bigint') return { runner: this.chainHead.callRunner(target), header: target.header };
+    const block = await this.execution.blocks(target);
+    if (block === undefined) throw new ChainError('blockNotFound', `Block 0x${target.toString(16)} not found`);
+    // A throwaway runner over the remote's state at that block (stateBelowFork checks it is below the fork block).
+    return { runner: new CallRunner(this.execution, new StateView(KECCAK256_RLP, this.stateBelowFork(target))), header: block.header };
   }
 
   /** An execution's console.log lines as a 'consoleLog' event; decoded only when someone listens. */

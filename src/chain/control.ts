@@ -69,14 +69,15 @@ export class TestControl {
     });
   }
 
-  /** Back to genesis: every block above it, every snapshot and the pool are dropped. */
+  /** Back to genesis (a fork's fork block): every block above it, every snapshot and the pool are dropped. */
   reset(): Promise<void> {
     const { lock, store, clock, pool } = this.parts;
     return lock.run(async () => {
       this.snapshots.clear();
       this.instance = randomBytes(INSTANCE_ID_BYTES);
-      const genesis = (await store.getBlock(0n))!;
-      await this.rewind(0n, genesis.header.stateRoot);
+      // A fork's genesis is its fork block.
+      const genesis = (await store.getBlock(this.parts.head.baseNumber))!;
+      await this.rewind(genesis.header.number, genesis.header.stateRoot);
       store.revertedNodes.setTracking(false);
       clock.reset();
       pool.clear();

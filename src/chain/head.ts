@@ -47,6 +47,8 @@ export class ChainHead {
   constructor(
     readonly execution: Execution,
     private readonly store: ChainStore,
+    /** The chain's first local block: 0, or a fork's fork block (the blocks below are the remote's). */
+    readonly baseNumber = 0n,
   ) {
     this.flat = new HeadState((root) => this.execution.stateReader(this.store.stateDb, root));
   }
@@ -72,7 +74,7 @@ export class ChainHead {
 
   /** A block of the chain up to the head (blocks above it may linger in caches, never in answers). */
   async blockByNumber(number: bigint): Promise<RskBlock | undefined> {
-    if (number < 0n || number > this.current.header.number) return undefined;
+    if (number < this.baseNumber || number > this.current.header.number) return undefined;
     return this.store.getBlock(number);
   }
 

@@ -12,17 +12,21 @@ import { describeRevert } from './revert-reason.js';
 export function logMinedBlocks(chain: Chain, logger: Logger): () => void {
   const onBlock = (block: RskBlock, receipts: BlockReceipts) => {
     if (!logger.isLevelEnabled('info')) return;
-    for (const line of blockLines(chain.network, block, receipts.receipts)) logger.info(line);
+    for (const line of blockLines(chain.network, block, receipts.receipts, chain.fork?.remoteRequests)) logger.info(line);
   };
   chain.events.on('block', onBlock);
   return () => void chain.events.off('block', onBlock);
 }
 
-/** The block's line, then its transactions' lines. REMASC closes every block: it is not counted. */
-export function blockLines(network: string, block: RskBlock, receipts: readonly ReceiptRecord[]): string[] {
+/**
+ * The block's line, then its transactions' lines. REMASC closes every block: it is not counted.
+ * A fork's block line adds the requests sent to its remote so far (the hosted gateway allows 25,000 a day).
+ */
+export function blockLines(network: string, block: RskBlock, receipts: readonly ReceiptRecord[], remoteRequests?: number): string[] {
   const userTxs = block.transactions.filter((tx) => !tx.isRemasc);
   const count = `${userTxs.length} transaction${userTxs.length === 1 ? '' : 's'}`;
-  const lines = [`${network} block ${block.header.number}: ${count}, gas used ${block.header.gasUsed}, hash ${bytesToHex(block.hash)}`];
+  const remote = remoteRequests === undefined ? '' : `, ${remoteRequests} fork remote request${remoteRequests === 1 ? '' : 's'} so far`;
+  const lines = [`${network} block ${block.header.number}: ${count}, gas used ${block.header.gasUsed}, hash ${bytesToHex(block.hash)}${remote}`];
   block.transactions.forEach((tx, i) => {
     if (!tx.isRemasc) lines.push(transactionLine(network, tx, receipts[i]!));
   });

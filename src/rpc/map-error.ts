@@ -21,6 +21,7 @@ const CODE_BY_KIND: Record<ChainError['kind'], number> = {
   notMined: ErrorCode.NotMined,
   blockAborted: ErrorCode.Internal,
   timeout: ErrorCode.RpcLimit,
+  remoteFailed: ErrorCode.Server,
 };
 
 export function mapError(err: unknown, onUnexpected: (err: unknown) => void): RpcError {

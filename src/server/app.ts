@@ -6,7 +6,7 @@ import type { Gateway } from '../gateway/gateway.js';
 
 export interface StatusInfo {
   clientVersion: string;
-  networks: Array<{ network: string; chainId: number; blockNumber: () => bigint }>;
+  networks: Array<{ network: string; chainId: number; blockNumber: () => bigint; fork?: () => unknown }>;
   /** Base of the key URLs in API answers: the listening address or --public-url (never the Host header). */
   publicUrl: () => string;
 }
@@ -22,7 +22,8 @@ export function createApp(status: StatusInfo, gateway: Gateway): Express {
       version: status.clientVersion,
       rpc: 'POST /<API_KEY> with a JSON-RPC 2.0 body; the start-up banner prints the key-bearing URLs',
       dashboard: '/dashboard',
-      networks: status.networks.map((n) => ({ network: n.network, chainId: n.chainId, blockNumber: Number(n.blockNumber()) })),
+      // A forked network adds its remote, fork block and the requests sent there (the hosted gateway allows 25,000 a day).
+      networks: status.networks.map((n) => ({ network: n.network, chainId: n.chainId, blockNumber: Number(n.blockNumber()), fork: n.fork?.() })),
     });
   });
   app.use((_req, res) => {

@@ -22,7 +22,9 @@ export type ChainErrorKind =
   /** Building a block failed inside execution; nothing was committed. */
   | 'blockAborted'
   /** A read-only execution (eth_call, eth_estimateGas, a trace) ran past its time limit (evm/deadline.ts). */
-  | 'timeout';
+  | 'timeout'
+  /** A fork's read of the remote failed (refused, unreachable after the retries, not cached offline). */
+  | 'remoteFailed';
 
 export class ChainError extends Error {
   constructor(

@@ -161,6 +161,7 @@ export async function buildBlock(
     number,
     minimumGasPrice: template.minimumGasPrice,
     blockAt: execution.blocks,
+    firstBlock: execution.firstLocalBlock,
   });
   // With the Common, the bloom hashes with its Keccak (WebAssembly), not @noble/hashes' (~20 µs a block).
   const remascBloom = new Bloom(undefined, execution.common);

@@ -45,6 +45,8 @@ export interface ExecutionContext {
   readonly common: Common;
   /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
   readonly blocks: BlockLookup;
+  /** The first block mined here: 1, or a fork's fork block + 1 (the blocks below are the remote's). */
+  readonly firstLocalBlock: bigint;
   /** eth_call's gas cap and the time limit of eth_call, eth_estimateGas and tracing (node flags). */
   readonly callGasCap: bigint;
   readonly timeoutMs: number;

@@ -15,6 +15,9 @@ import type { EvmRuntime } from './runtime.js';
 import { type BlockContext, type BlockLookup, type ExecutionContext, type VmBlock, LOCAL_CALL } from './context.js';
 import { DirectPathTrie } from '../state/trie.js';
 import { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
+import { RemoteBackedStateManager } from '../state/remote-backed-state-manager.js';
+import { TombstoneTrie } from '../state/tombstone-trie.js';
+import type { RemoteStateSource } from '../fork/remote-state.js';
 import { startFastKeccak } from '../base/hash.js';
 import { Deadline } from '../evm/deadline.js';
 
@@ -29,6 +32,7 @@ export class Execution implements ExecutionContext {
   /** eth_call's gas cap and the time limit of one request's eth_call, eth_estimateGas and traces (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
+  readonly firstLocalBlock: bigint;
   private runtimeLoad?: Promise<EvmRuntime>;
 
   /** The limit of the operator's own requests (operator keys, in-process); undefined: timeoutMs. */
@@ -43,7 +47,11 @@ export class Execution implements ExecutionContext {
     readonly common: Common,
     /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
     readonly blocks: BlockLookup,
-  ) {}
+    /** On a fork: the remote state read where the local trie has nothing (remote-backed-state-manager.ts). */
+    readonly remote?: RemoteStateSource,
+  ) {
+    this.firstLocalBlock = remote === undefined ? 1n : remote.forkBlock + 1n;
+  }
 
   /** The EVM side, loaded and set up once for this chain on the first call. */
   runtime(): Promise<EvmRuntime> {
@@ -61,6 +69,7 @@ export class Execution implements ExecutionContext {
    */
   stateManager(db: DB<string, Uint8Array>, root: Uint8Array): ChangeTrackingStateManager {
     const trie = this.trie(db, root);
+    if (this.remote !== undefined) return new RemoteBackedStateManager({ common: this.common, trie, caches: new Caches() }, this.remote);
     return new ChangeTrackingStateManager({ common: this.common, trie, caches: new Caches() });
   }
 
@@ -70,12 +79,15 @@ export class Execution implements ExecutionContext {
    */
   stateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
     const trie = this.trie(db, root);
+    if (this.remote !== undefined) return new RemoteBackedStateManager({ common: this.common, trie }, this.remote);
     return new MerkleStateManager({ common: this.common, trie });
   }
 
   /** The state trie at `root` over `db` (keys hashed, as Ethereum's and rskj's state tries). */
-  private trie(db: DB<string, Uint8Array>, root: Uint8Array): DirectPathTrie {
-    return new DirectPathTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
+  trie(db: DB<string, Uint8Array>, root: Uint8Array): DirectPathTrie {
+    // A fork's deletes leave tombstones (tombstone-trie.ts).
+    const Trie = this.remote === undefined ? DirectPathTrie : TombstoneTrie;
+    return new Trie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, root, common: this.common });
   }
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {

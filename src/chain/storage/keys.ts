@@ -33,6 +33,8 @@ const META = 0x07;
 const LOG_ADDRESS = 0x08;
 const LOG_TOPIC = 0x09;
 const LOG_BLOCK = 0x0a;
+/** The fork cache's entries (fork/cache.ts): remote answers, never local state. */
+const FORK_CACHE = 0x0b;
 /** The record kinds read by key ranges (meta records, the log index); all others only by key. */
 export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK]);
 
@@ -64,6 +66,7 @@ export function stateNodeKeyOfHex(hex: string): Uint8Array {
   Buffer.from(key.buffer).write(hex, 1, 'hex');
   return key;
 }
+export const forkCacheKey = (key: Uint8Array) => prefixed(FORK_CACHE, key);
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before

@@ -17,6 +17,7 @@ import {
   blockKey,
   decodeNumber,
   encodeNumber,
+  forkCacheKey,
   hashToNumberKey,
   headKey,
   IRREGULAR_STATE_PREFIX,
@@ -159,6 +160,14 @@ export class ChainStore {
 
   async putMeta(name: string, value: Uint8Array): Promise<void> {
     await this.kv.put(metaKey(name), value);
+  }
+
+  /** The fork cache's records in this database (fork/cache.ts), under a key prefix of their own. */
+  forkCacheStore(): { get(key: Uint8Array): Promise<Uint8Array | undefined>; put(key: Uint8Array, value: Uint8Array): Promise<void> } {
+    return {
+      get: (key) => this.kv.get(forkCacheKey(key)),
+      put: (key, value) => this.kv.put(forkCacheKey(key), value),
+    };
   }
 
   /**

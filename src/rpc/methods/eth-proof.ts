@@ -9,6 +9,7 @@ import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { ParamError, address, blockSelector, describe, makeDecoder, params, storageSlot } from '../params.js';
 import { stateTarget } from '../resolve.js';
+import { ErrorCode, RpcError } from '../errors.js';
 
 /** Storage keys per eth_getProof call: each walks the storage trie, so one request's work stays bounded. */
 export const MAX_PROOF_STORAGE_KEYS = 1_000;
@@ -38,6 +39,10 @@ export const ethProofMethods = [
     "EIP-1186 proof of an account and storage slots at a block: nodes from the block's state root; proofs of absence for accounts and slots never written.",
     params([address, storageKeys, blockSelector]),
     async (ctx, [account, slots, block]) => {
+      // A fork holds in its trie only what changed locally: a proof would deny the remote's accounts.
+      if (ctx.chain.fork !== undefined) {
+        throw new RpcError(ErrorCode.Server, "eth_getProof is not available on a fork: the remote's accounts are read on demand, not held in the local state trie (and rskj has no eth_getProof to ask)");
+      }
       // The state reads see: the head's root may be overridden by hardhat_setBalance and friends
       // until the next block, the pending block's state lives in its overlay.
       const target = await stateTarget(ctx.chain, block);

@@ -6,29 +6,54 @@ import { revertError } from '../map-error.js';
 import { address, blockSelector, callRequest, params, storageSlot } from '../params.js';
 import { resolveBlock, stateTarget, targetOf } from '../resolve.js';
 import type { BlockSelector } from '../types.js';
+import type { RpcContext } from '../context.js';
+import type { StateReader } from '../../chain/index.js';
 
 const LATEST: BlockSelector = { tag: 'latest' };
 const optionalBlock = blockSelector.orDefault(LATEST);
+
+/**
+ * Account reads at a block. On a fork, a block below the fork block (by number, `earliest`, or
+ * a remote block's hash) reads the remote's state at that block; so do eth_call and eth_estimateGas.
+ */
+async function stateAt(ctx: RpcContext, block: BlockSelector): Promise<StateReader> {
+  const below = await belowFork(ctx, block);
+  if (below !== undefined) return ctx.chain.stateBelowFork(below);
+  const target = await stateTarget(ctx.chain, block);
+  return ctx.chain.stateReader(target.header.stateRoot, target.db);
+}
+
+/** The number of a block the selector names below a fork's fork block, else undefined. */
+async function belowFork(ctx: RpcContext, block: BlockSelector): Promise<bigint | undefined> {
+  const fork = ctx.chain.fork;
+  if (fork === undefined) return undefined;
+  let number: bigint | undefined;
+  if ('number' in block) number = block.number;
+  else if ('tag' in block) number = block.tag === 'earliest' ? 0n : undefined;
+  else if ((await ctx.chain.blockByHash(block.hash)) === undefined) {
+    const remote = await fork.blockByHash(block.hash, false);
+    number = typeof remote?.number === 'string' ? BigInt(remote.number) : undefined;
+  }
+  return number !== undefined && number < fork.blockNumber ? number : undefined;
+}
 
 
 export const ethStateMethods = [
   method('eth_blockNumber', 'Number of the most recent block.', params([]), (ctx) => quantity(ctx.chain.head.header.number)),
   method('eth_getBalance', 'Balance in wei at a block (default latest).', params([address, optionalBlock]), async (ctx, [account, block]) => {
-    const target = await stateTarget(ctx.chain, block);
-    const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
-    return quantity((await state.getAccount(account))?.balance ?? 0n);
+    return quantity((await (await stateAt(ctx, block)).getAccount(account))?.balance ?? 0n);
   }),
   method(
     'eth_getTransactionCount',
     'Number of transactions sent from an address (its nonce) at a block (default latest).',
     params([address, optionalBlock]),
     async (ctx, [account, block]) => {
-      const target = await stateTarget(ctx.chain, block);
-      const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
-      return quantity((await state.getAccount(account))?.nonce ?? 0n);
+      return quantity((await (await stateAt(ctx, block)).getAccount(account))?.nonce ?? 0n);
     },
   ),
   method('eth_getCode', 'Code at an address at a block; null for an unknown block (as rskj).', params([address, optionalBlock]), async (ctx, [account, block]) => {
+    const below = await belowFork(ctx, block);
+    if (below !== undefined) return bytesToHex(await ctx.chain.stateBelowFork(below).getCode(account));
     const resolved = await resolveBlock(ctx.chain, block);
     if (resolved === undefined) return null;
     const target = targetOf(ctx.chain, resolved);
@@ -39,9 +64,7 @@ export const ethStateMethods = [
     'The 32-byte value of a storage slot at a block (zero for a slot never written).',
     params([address, storageSlot.as('position'), optionalBlock]),
     async (ctx, [account, position, block]) => {
-      const target = await stateTarget(ctx.chain, block);
-      const state = ctx.chain.stateReader(target.header.stateRoot, target.db);
-      const value = await state.getStorage(account, setLengthLeft(bigIntToBytes(position), 32));
+      const value = await (await stateAt(ctx, block)).getStorage(account, setLengthLeft(bigIntToBytes(position), 32));
       return bytesToHex(setLengthLeft(value, 32));
     },
   ),
@@ -50,7 +73,7 @@ export const ethStateMethods = [
     'Executes a call against a block without creating a transaction; a REVERT answers -32015 with the revert data.',
     params([callRequest, optionalBlock]),
     async (ctx, [request, block]) => {
-      const result = await ctx.chain.call(request, await stateTarget(ctx.chain, block), ctx.deadline);
+      const result = await ctx.chain.call(request, (await belowFork(ctx, block)) ?? (await stateTarget(ctx.chain, block)), ctx.deadline);
       if (result.reverted) throw revertError(result.returnValue);
       return bytesToHex(result.returnValue);
     },
@@ -59,6 +82,6 @@ export const ethStateMethods = [
     'eth_estimateGas',
     'Least gas with which the transaction succeeds (searched up to 6,800,000 whatever `gas` says); a REVERT answers -32015.',
     params([callRequest, optionalBlock]),
-    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, await stateTarget(ctx.chain, block), ctx.deadline)),
+    async (ctx, [request, block]) => quantity(await ctx.chain.estimateGas(request, (await belowFork(ctx, block)) ?? (await stateTarget(ctx.chain, block)), ctx.deadline)),
   ),
 ];

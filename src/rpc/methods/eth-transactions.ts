@@ -16,11 +16,14 @@ export const ethTransactionMethods = [
       return minedTransactionJson(ctx.chain, found.block, found.index);
     }
     const pooled = ctx.chain.pooledTransaction(hash);
-    return pooled === undefined ? null : formatTransaction(pooled, undefined);
+    if (pooled !== undefined) return formatTransaction(pooled, undefined);
+    // On a fork, a transaction mined up to the fork block is the remote's.
+    return (await ctx.chain.fork?.transaction(hash)) ?? null;
   }),
   method('eth_getTransactionReceipt', 'Receipt of a mined transaction, or null.', params([txHash]), async (ctx, [hash]) => {
     const found = await ctx.chain.transaction(hash);
-    if (found === undefined || (ctx.options.skipRemasc && found.tx.isRemasc)) return null;
+    if (found === undefined) return (await ctx.chain.fork?.receipt(hash)) ?? null;
+    if (ctx.options.skipRemasc && found.tx.isRemasc) return null;
     return (await receiptJson(ctx.chain, found.block, found.index)) ?? null;
   }),
   method('eth_sendRawTransaction', 'Submits a signed legacy transaction; returns its hash.', params([data.as('transaction')]), async (ctx, [raw]) =>

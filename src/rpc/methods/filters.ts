@@ -2,7 +2,7 @@
 import type { Chain, LogCriteria } from '../../chain/index.js';
 import type { FilterBound, LogFilterSpec } from '../filter-manager.js';
 import { InvalidParams } from '../errors.js';
-import { method } from '../context.js';
+import { type RpcContext, method } from '../context.js';
 import { formatLog, hex } from '../format.js';
 import { logsJson } from '../json-cache.js';
 import { type BoundParam, type FilterParam, checkFilterSize, filterParam } from '../filter-params.js';
@@ -24,6 +24,11 @@ function filterBound(bound: BoundParam | undefined): FilterBound {
   return bound.tag === 'earliest' ? 0n : 'latest';
 }
 
+/** A remote block's number, if there is a block. */
+function numberOf(block: { number?: unknown } | null | undefined): bigint | undefined {
+  return typeof block?.number === 'string' ? BigInt(block.number) : undefined;
+}
+
 function checkOrder(from: bigint, to: bigint): void {
   if (from > to) throw new InvalidParams(`invalid block range: fromBlock ${from} is greater than toBlock ${to}`);
 }
@@ -32,8 +37,10 @@ async function criteriaOf(chain: Chain, filter: FilterParam): Promise<LogCriteri
   if (filter.blockHash !== undefined) {
     // rskj: an unknown blockHash has no logs.
     const block = await chain.blockByHash(filter.blockHash);
-    if (block === undefined) return undefined;
-    return { fromBlock: block.header.number, toBlock: block.header.number, addresses: filter.addresses, topics: filter.topics };
+    // On a fork, a block up to the fork block may be one of the remote's.
+    const number = block?.header.number ?? numberOf(await chain.fork?.blockByHash(filter.blockHash, false));
+    if (number === undefined) return undefined;
+    return { fromBlock: number, toBlock: number, addresses: filter.addresses, topics: filter.topics };
   }
   const fromBlock = resolveBound(chain, filter.fromBlock);
   const toBlock = resolveBound(chain, filter.toBlock);
@@ -52,12 +59,22 @@ function specCriteria(chain: Chain, spec: LogFilterSpec): LogCriteria {
 }
 
 
+/** The logs matching `criteria`; on a fork, those up to the fork block are the remote's (its own range caps apply there). */
+async function logs(ctx: RpcContext, criteria: LogCriteria) {
+  const fork = ctx.chain.fork;
+  if (fork === undefined || criteria.fromBlock > fork.blockNumber) return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
+  const remote = await fork.logs({ ...criteria, toBlock: criteria.toBlock < fork.blockNumber ? criteria.toBlock : fork.blockNumber });
+  if (criteria.toBlock <= fork.blockNumber) return remote;
+  const local = await ctx.chain.logs({ ...criteria, fromBlock: fork.blockNumber + 1n }, ctx.options.logLimits);
+  return [...remote, ...(JSON.parse(logsJson(local).json) as unknown[])];
+}
+
 export const filterMethods = [
   method('eth_getLogs', 'Logs matching a filter (by blockHash, or fromBlock/toBlock; default the latest block).', params([filterParam]), async (ctx, [filter]) => {
     checkFilterSize(filter, ctx.options.filterLimits);
     const criteria = await criteriaOf(ctx.chain, filter);
     if (criteria === undefined) return [];
-    return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
+    return logs(ctx, criteria);
   }),
   method('eth_newFilter', 'Installs a log filter; returns its id.', params([filterParam]), (ctx, [filter]) => {
     if (filter.blockHash !== undefined) throw new InvalidParams('blockHash is only for eth_getLogs: a filter takes fromBlock/toBlock');
@@ -81,6 +98,6 @@ export const filterMethods = [
   method('eth_getFilterLogs', 'All logs matching a log filter.', params([filterId]), async (ctx, [id]) => {
     const criteria = specCriteria(ctx.chain, ctx.filters.logCriteria(`0x${id.toString(16)}`, ctx.filterOwner));
     if (criteria.fromBlock > criteria.toBlock) return [];
-    return logsJson(await ctx.chain.logs(criteria, ctx.options.logLimits));
+    return logs(ctx, criteria);
   }),
 ];

@@ -114,6 +114,28 @@ function forkingUrl(options: unknown): string | undefined {
   return typeof url === 'string' && url.length > 0 ? url : undefined;
 }
 
+/** The block of a hardhat_/anvil_reset `forking` option: a number or a hex string; undefined when absent (NaN, null). */
+function forkingBlock(options: unknown): bigint | undefined {
+  const block = (options as { forking?: { blockNumber?: unknown } }).forking?.blockNumber;
+  if (typeof block === 'number' && Number.isSafeInteger(block) && block >= 0) return BigInt(block);
+  if (typeof block === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(block)) return BigInt(block);
+  return undefined;
+}
+
+/**
+ * A reset with `forking` is a reset to the fork block when it names this node's own fork (what a
+ * test suite's beforeEach sends); forking another remote or block in place is not supported yet.
+ */
+function checkSameFork(ctx: RpcContext, prefix: string, url: string, block: bigint | undefined): void {
+  const fork = ctx.chain.fork;
+  if (fork === undefined) throw new InvalidParams(`${prefix}_reset: forking is not supported on a chain started without --fork-url; start the node with --fork-url ${url}`);
+  if (url !== fork.url || (block !== undefined && block !== fork.blockNumber)) {
+    throw new InvalidParams(
+      `${prefix}_reset: this node forks ${fork.url ?? 'the fork cache'} at block ${fork.blockNumber}; resetting to another remote or block is not supported yet (restart with --fork-url and --fork-block)`,
+    );
+  }
+}
+
 /** The methods Hardhat and anvil both have, under each prefix. */
 function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
   return [
@@ -149,9 +171,8 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
       params([makeDecoder('options', (v) => v).optional]),
       async (ctx, [options]) => {
         // viem's reset() sends { forking: { jsonRpcUrl: undefined, blockNumber: NaN } }: without a URL it is a plain reset.
-        if (forkingUrl(options) !== undefined) {
-          throw new InvalidParams(`${prefix}_reset: forking is not supported; a local RSK node has no upstream to fork`);
-        }
+        const url = forkingUrl(options);
+        if (url !== undefined) checkSameFork(ctx, prefix, url, forkingBlock(options));
         await ctx.chain.control.reset();
         return true;
       },

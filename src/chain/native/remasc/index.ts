@@ -146,6 +146,11 @@ export interface RemascExecution {
   minimumGasPrice: bigint;
   /** Canonical blocks below the executing one, by number. */
   blockAt(number: bigint): Promise<RskBlock | undefined>;
+  /**
+   * The first block whose fees REMASC takes: 1, or a fork's first local block (the remote's
+   * REMASC took the fees of the blocks up to the fork block; the fork's REMASC state starts empty).
+   */
+  firstBlock: bigint;
 }
 
 /**
@@ -163,7 +168,7 @@ export async function processMinersFees(state: MerkleStateManager, execution: Re
 async function distribute(state: MerkleStateManager, provider: StorageProvider, execution: RemascExecution, logs: RemascLog[]): Promise<void> {
   const { maturity, syntheticSpan, rskLabsDivisor, punishmentDivisor, federationDivisor, rskLabsAddress } = REMASC_CONFIG;
   const candidate = execution.number - maturity;
-  if (candidate < 1n) return;
+  if (candidate < execution.firstBlock) return;
 
   // With no forks, the block at depth `maturity` below the executing block is the processing block.
   const processing = await execution.blockAt(candidate);
