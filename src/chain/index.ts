@@ -11,6 +11,14 @@ export { Chain, type ChainEvents, type MinerMode, type NetworkName, type Pending
 export { isTimeout, type Deadline } from './evm/deadline.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
+export {
+  MAX_SIMULATED_BLOCKS,
+  SimulationRefused,
+  type SimulatedBlock,
+  type SimulatedBlockRequest,
+  type SimulatedCallRequest,
+  type SimulationRefusalKind,
+} from './exec/simulate.js';
 export { PANIC_MEANINGS, errorString, panicCode } from './exec/revert-data.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { TypedDataError, typedDataHash } from './keys/eip712.js';
