@@ -159,7 +159,7 @@ describe('simulateBlocks', () => {
 describe('eth_simulateV1 errors and options', () => {
   const simulate = (payload: unknown, block: unknown = 'latest') => rpc(t.testnetUrl, 'eth_simulateV1', [payload, block]);
 
-  it('answers the spec codes: nonce (-38010/-38011), funds (-38014), intrinsic gas (-38013), block order (-38020, -38021), too many blocks (-38026)', async () => {
+  it('answers the spec codes: nonce (-38010/-38011), funds (-38014), intrinsic gas (-38013), block gas (-38015), block order (-38020, -38021), init code (-38025), too many blocks (-38026)', async () => {
     const nonce = BigInt(await publicClient.getTransactionCount({ address: COW.address }));
     const call = { from: COW.address, to: FRESH };
     const cases: Array<[unknown, number]> = [
@@ -169,6 +169,8 @@ describe('eth_simulateV1 errors and options', () => {
       [{ blockStateCalls: [{ calls: [{ ...call, gas: '0x5208', data: '0x01' }] }] }, -38013],
       [{ blockStateCalls: [{ blockOverrides: { number: '0x100' } }, { blockOverrides: { number: '0x50' } }] }, -38020],
       [{ blockStateCalls: [{ blockOverrides: { time: '0x7fffffff' } }, { blockOverrides: { time: '0x10' } }] }, -38021],
+      [{ blockStateCalls: [{ calls: [{ from: COW.address, data: `0x${'00'.repeat(49_153)}` }] }] }, -38025],
+      [{ blockStateCalls: [{ blockOverrides: { gasLimit: '0x100000' }, calls: [{ ...call, gas: '0x100001' }] }] }, -38015],
       [{ blockStateCalls: Array.from({ length: 257 }, () => ({})) }, -38026],
     ];
     for (const [payload, code] of cases) {

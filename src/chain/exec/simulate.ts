@@ -85,6 +85,7 @@ export type SimulationRefusalKind =
   | 'blockNumberOrder'
   | 'blockTimestampOrder'
   | 'senderNotEoa'
+  | 'maxInitCodeSize'
   | 'clientLimit';
 
 export class SimulationRefused extends ChainError {
@@ -100,6 +101,8 @@ export class SimulationRefused extends ChainError {
 export const MAX_SIMULATED_BLOCKS = 256;
 /** Calls over all blocks: the batch cap of one request (dispatcher.ts), so one request does no more work than a batch. */
 export const MAX_SIMULATED_CALLS = 1_000;
+/** EIP-3860 (active on RSK, evm/rsk-common.ts): runTx refuses a creation with more init code. */
+const MAX_INIT_CODE_BYTES = 49_152;
 /** geth's default gap between simulated blocks' timestamps. */
 const TIMESTAMP_STEP = 12n;
 const BLOOM_BYTES = 256;
@@ -178,6 +181,9 @@ async function simulateBlock(
     const value = call.value ?? 0n;
     if (context.gasUsed + gasLimit > context.gasLimit) {
       throw new SimulationRefused('blockGasLimit', `block gas limit reached: ${context.gasUsed} used + ${gasLimit} > ${context.gasLimit}`);
+    }
+    if (call.to === undefined && (call.data?.length ?? 0) > MAX_INIT_CODE_BYTES) {
+      throw new SimulationRefused('maxInitCodeSize', `max initcode size exceeded: ${call.data!.length} > ${MAX_INIT_CODE_BYTES}`);
     }
     const tx = impersonatedTransaction({ nonce, gasPrice, gasLimit, to: call.to, value, data: call.data ?? EMPTY }, from, execution.common);
     const intrinsic = tx.getIntrinsicGas();

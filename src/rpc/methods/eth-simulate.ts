@@ -33,6 +33,7 @@ const REFUSAL_CODES: Record<SimulationRefusalKind, number> = {
   blockNumberOrder: -38020,
   blockTimestampOrder: -38021,
   senderNotEoa: -38024,
+  maxInitCodeSize: -38025,
   clientLimit: -38026,
 };
 /** The spec's per-call error codes: a REVERT (with its data), and any other EVM failure. */
