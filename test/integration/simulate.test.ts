@@ -143,6 +143,32 @@ describe('simulateBlocks', () => {
     expect(read!.result).toBeGreaterThan(0n);
   });
 
+  it('traceTransfers: value transfers show as ERC-7528 logs among the contract’s own, in execution order', async () => {
+    // LOG0; CALL(FRESH, value = CALLVALUE); LOG1(topic 1); STOP. Planted by a state override.
+    const forwarder: Address = '0x00000000000000000000000000000000000f0f0e';
+    const code = `0x60006000a0${'6000'.repeat(4)}3473${FRESH.slice(2)}5af150600160006000a100` as Hex;
+    const [block] = await publicClient.simulateBlocks({
+      traceTransfers: true,
+      blocks: [{ stateOverrides: [{ address: forwarder, code }], calls: [{ account: COW.address, to: forwarder, value: 5n }] }],
+    });
+    const logs = block!.calls[0]!.logs!;
+    const NATIVE = '0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee';
+    const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    const padded = (a: string) => `0x${a.slice(2).toLowerCase().padStart(64, '0')}`;
+    expect(logs.map((l) => [l.address.toLowerCase(), l.topics, l.data])).toEqual([
+      [NATIVE, [TRANSFER, padded(COW.address), padded(forwarder)], padded('0x5')],
+      [forwarder, [], '0x'],
+      [NATIVE, [TRANSFER, padded(forwarder), padded(FRESH)], padded('0x5')],
+      [forwarder, [padded('0x1')], '0x'],
+    ]);
+    expect(logs.map((l) => l.logIndex)).toEqual([0, 1, 2, 3]);
+    // Without traceTransfers, only the contract's own.
+    const [plain] = await publicClient.simulateBlocks({
+      blocks: [{ stateOverrides: [{ address: forwarder, code }], calls: [{ account: COW.address, to: forwarder, value: 5n }] }],
+    });
+    expect(plain!.calls[0]!.logs!.map((l) => l.address.toLowerCase())).toEqual([forwarder, forwarder]);
+  });
+
   it('simulateCalls: one block of calls, as viem sends it', async () => {
     const { results } = await publicClient.simulateCalls({
       account: COW.address,
@@ -180,7 +206,7 @@ describe('eth_simulateV1 errors and options', () => {
   });
 
   it('refuses malformed payloads with -32602', async () => {
-    for (const payload of [{}, { blockStateCalls: 'x' }, { blockStateCalls: [{ calls: [{ to: 'nope' }] }] }, { blockStateCalls: [], bogus: 1 }, { blockStateCalls: [], traceTransfers: true }]) {
+    for (const payload of [{}, { blockStateCalls: 'x' }, { blockStateCalls: [{ calls: [{ to: 'nope' }] }] }, { blockStateCalls: [], bogus: 1 }]) {
       const { body } = await simulate(payload);
       expect(body.error?.code, JSON.stringify(payload)).toBe(-32602);
     }

@@ -22,6 +22,7 @@ import { orderedTrieRoot } from '../state/ordered-trie.js';
 import { impersonatedTransaction } from '../pool/impersonation.js';
 import { runTxAs } from './impersonated-run.js';
 import { type BlockOverrides, type StateOverrides, applyStateOverrides } from './overrides.js';
+import { TransferLogRecorder } from './transfer-logs.js';
 
 export interface SimulatedCallRequest {
   from?: Address;
@@ -52,6 +53,8 @@ export interface SimulationBase {
 export interface SimulateOptions {
   /** The spec's `validation`: nonces, balances for fees and the minimum gas price are checked. */
   validation: boolean;
+  /** The spec's `traceTransfers`: value transfers show in the calls' logs (transfer-logs.ts). */
+  traceTransfers?: boolean;
   deadline?: Deadline;
 }
 
@@ -128,7 +131,7 @@ export async function simulate(
     const out: SimulatedBlock[] = [];
     let parent = { header: base.header, hash: base.hash ?? new Uint8Array(32), totalDifficulty: base.totalDifficulty };
     for (const request of blocks) {
-      const simulated = await simulateBlock(execution, vm, evm, parent, request, options.validation);
+      const simulated = await simulateBlock(execution, vm, evm, parent, request, options);
       out.push(simulated);
       parent = simulated.block;
     }
@@ -144,7 +147,7 @@ async function simulateBlock(
   evm: EVM,
   parent: { header: RskHeader; hash: Uint8Array; totalDifficulty: bigint },
   request: SimulatedBlockRequest,
-  validation: boolean,
+  { validation, traceTransfers }: SimulateOptions,
 ): Promise<SimulatedBlock> {
   const state = vm.stateManager;
   const o = request.blockOverrides ?? {};
@@ -198,11 +201,18 @@ async function simulateBlock(
     if (account.balance < cost) {
       throw new SimulationRefused('insufficientFunds', `insufficient funds for gas * price + value: address ${from.toString()} have ${account.balance} want ${cost}`);
     }
-    const result = await runTxAs(
-      vm,
-      { tx, block: execution.contextBlock(context), blockGasUsed: context.gasUsed, skipHardForkValidation: true, skipNonce: !validation, skipBlockGasLimitValidation: true },
-      from,
-    );
+    const transfers = traceTransfers === true ? new TransferLogRecorder(evm) : undefined;
+    transfers?.attach();
+    let result;
+    try {
+      result = await runTxAs(
+        vm,
+        { tx, block: execution.contextBlock(context), blockGasUsed: context.gasUsed, skipHardForkValidation: true, skipNonce: !validation, skipBlockGasLimitValidation: true },
+        from,
+      );
+    } finally {
+      transfers?.detach();
+    }
     const exec = result.execResult;
     const logs = (exec.logs ?? []).map(([address, topics, data]) => ({ address, topics, data }));
     context.gasUsed += result.totalGasSpent;
@@ -221,7 +231,8 @@ async function simulateBlock(
       revertData: error === 'revert' ? exec.returnValue : undefined,
     });
     transactions.push(txRecord(tx, from));
-    results.push({ returnData: exec.returnValue, logs, gasUsed: result.totalGasSpent, error });
+    // The transfer logs are the call's answer only: receipts, roots and bloom keep the EVM's logs.
+    results.push({ returnData: exec.returnValue, logs: transfers?.merge(logs) ?? logs, gasUsed: result.totalGasSpent, error });
   }
   await state.commit();
   const header: RskHeader = {

@@ -46,6 +46,7 @@ const BLOCK_FIELDS = new Set(['blockOverrides', 'stateOverrides', 'calls']);
 interface SimulationPayload {
   blocks: SimulatedBlockRequest[];
   validation: boolean;
+  traceTransfers: boolean;
   returnFullTransactions: boolean;
 }
 
@@ -82,7 +83,6 @@ const payload = makeDecoder('payload', (v): SimulationPayload => {
   const raw = o.blockStateCalls;
   if (!Array.isArray(raw)) throw new ParamError(`field "blockStateCalls": expected an array, got ${describe(raw)}`);
   if (raw.length > MAX_SIMULATED_BLOCKS) throw new RpcError(REFUSAL_CODES.clientLimit, `too many blocks: ${raw.length} > ${MAX_SIMULATED_BLOCKS}`);
-  if (field(o, 'traceTransfers', bool) === true) throw new ParamError('"traceTransfers" is not supported by this node');
   const blocks = raw.map((b, i) => {
     try {
       return blockStateCall(b);
@@ -91,7 +91,12 @@ const payload = makeDecoder('payload', (v): SimulationPayload => {
       throw err;
     }
   });
-  return { blocks, validation: field(o, 'validation', bool) ?? false, returnFullTransactions: field(o, 'returnFullTransactions', bool) ?? false };
+  return {
+    blocks,
+    validation: field(o, 'validation', bool) ?? false,
+    traceTransfers: field(o, 'traceTransfers', bool) ?? false,
+    returnFullTransactions: field(o, 'returnFullTransactions', bool) ?? false,
+  };
 });
 
 const LATEST: BlockSelector = { tag: 'latest' };
@@ -135,7 +140,7 @@ export const ethSimulateMethods = [
         : { header: ctx.chain.targetOf(resolved.block).header, hash: resolved.block.hash, totalDifficulty: resolved.block.totalDifficulty };
       let simulated: SimulatedBlock[];
       try {
-        simulated = await ctx.chain.simulate(base, request.blocks, { validation: request.validation, deadline: ctx.deadline });
+        simulated = await ctx.chain.simulate(base, request.blocks, { validation: request.validation, traceTransfers: request.traceTransfers, deadline: ctx.deadline });
       } catch (err) {
         if (err instanceof SimulationRefused) throw new RpcError(REFUSAL_CODES[err.refusal], err.message);
         throw err;
