@@ -4,7 +4,8 @@
  * storage the node itself reports before and after each block. Through ethers, as users call it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonRpcProvider, Wallet, toBeHex } from 'ethers';
+import { AbiCoder, ContractFactory, JsonRpcProvider, Wallet, concat, getCreate2Address, keccak256, toBeHex, zeroPadValue } from 'ethers';
+import { contracts } from '../fixtures/contracts.js';
 import { COW, startTestNode, type TestNode } from '../helpers/node.js';
 
 const byteHex = (n: number) => n.toString(16).padStart(2, '0');
@@ -105,6 +106,40 @@ describe('prestateTracer on contracts', () => {
     expect(byNumber[0].txHash).toBe(receipt.hash);
     expect(byNumber[0].result).toEqual(await prestate(receipt.hash, true));
     expect(byNumber[byNumber.length - 1].result).toEqual({ post: {}, pre: {} });
+  });
+});
+
+describe('prestateTracer on contracts a contract creates', () => {
+  it('CREATE2 from a factory: a new child is only in post; one funded beforehand is in pre with its balance', async () => {
+    const factoryDeploy = await new ContractFactory(contracts.Factory.abi, contracts.Factory.bytecode, wallet).deploy({ type: 0 });
+    await factoryDeploy.waitForDeployment();
+    const factory = (await factoryDeploy.getAddress()).toLowerCase();
+    const childInit = (v: number) => concat([contracts.Child.bytecode, AbiCoder.defaultAbiCoder().encode(['uint256'], [v])]);
+    const create2 = (salt: string, v: number) => factoryDeploy.interface.encodeFunctionData('create2', [salt, v]);
+
+    const fresh = await send({ to: factory, data: create2(zeroPadValue('0x01', 32), 9) });
+    const child = getCreate2Address(factory, zeroPadValue('0x01', 32), keccak256(childInit(9))).toLowerCase();
+    const runtime = await provider.getCode(child);
+    expect(runtime.length).toBeGreaterThan(2);
+    const plain = await prestate(fresh.hash);
+    expect(plain[child]).toBeUndefined();
+    // children.length (slot 0) and children[0] (at keccak256(slot 0)), both empty before.
+    const firstElement = keccak256(SLOT0);
+    expect(plain[factory].storage).toEqual({ [SLOT0]: SLOT0, [firstElement]: SLOT0 });
+    const diff = await prestate(fresh.hash, true);
+    expect(diff.pre[child]).toBeUndefined();
+    expect(diff.post[child]).toEqual({ code: runtime, nonce: 1, storage: { [SLOT0]: toBeHex(9, 32) } });
+    expect(diff.post[factory].storage).toEqual({ [SLOT0]: toBeHex(1, 32), [firstElement]: zeroPadValue(child, 32) });
+
+    const salt = zeroPadValue('0x02', 32);
+    const funded = getCreate2Address(factory, salt, keccak256(childInit(4))).toLowerCase();
+    await send({ to: funded, value: 11n });
+    const created = await send({ to: factory, data: create2(salt, 4) });
+    // The constructor's SSTORE read the slot: plain mode lists it as it was (zero), as geth does.
+    expect((await prestate(created.hash))[funded]).toEqual({ balance: '0xb', storage: { [SLOT0]: SLOT0 } });
+    const fundedDiff = await prestate(created.hash, true);
+    expect(fundedDiff.pre[funded]).toEqual({ balance: '0xb' });
+    expect(fundedDiff.post[funded]).toEqual({ code: runtime, nonce: 1, storage: { [SLOT0]: toBeHex(4, 32) } });
   });
 });
 
