@@ -205,8 +205,33 @@ describe('eth_simulateV1 errors and options', () => {
     }
   });
 
+  it('simulates on pending and on an older block; an unknown block is refused like eth_call’s', async () => {
+    const head = await publicClient.getBlockNumber();
+    const read = { blockStateCalls: [{ calls: [{ to: token, data: encodeFunctionData({ abi: tokenAbi, functionName: 'totalSupply' }) }] }] };
+    const pending = await simulate(read, 'pending');
+    expect(BigInt(pending.body.result[0].number)).toBe(head + 2n);
+    expect(BigInt(pending.body.result[0].calls[0].returnData)).toBe(INITIAL_SUPPLY);
+    // On genesis, before the token existed: the call reaches an empty account and returns nothing.
+    const before = await simulate(read, '0x0');
+    expect(before.body.result[0].number).toBe('0x1');
+    expect(before.body.result[0].calls[0]).toMatchObject({ status: '0x1', returnData: '0x' });
+    const unknown = await simulate(read, `0x${(head + 100n).toString(16)}`);
+    const call = await rpc(t.testnetUrl, 'eth_call', [read.blockStateCalls[0]!.calls[0], `0x${(head + 100n).toString(16)}`]);
+    expect(unknown.body.error?.code).toBe(call.body.error?.code);
+  });
+
   it('refuses malformed payloads with -32602', async () => {
-    for (const payload of [{}, { blockStateCalls: 'x' }, { blockStateCalls: [{ calls: [{ to: 'nope' }] }] }, { blockStateCalls: [], bogus: 1 }]) {
+    const malformed = [
+      {},
+      { blockStateCalls: 'x' },
+      { blockStateCalls: [{ calls: [{ to: 'nope' }] }] },
+      { blockStateCalls: [{ calls: {} }] },
+      { blockStateCalls: [], bogus: 1 },
+      { blockStateCalls: [], validation: 'yes' },
+      { blockStateCalls: [{ blockOverrides: { prevRandao: `0x${'00'.repeat(32)}` } }] },
+      { blockStateCalls: [{ stateOverrides: { '0x0000000000000000000000000000000000000001': { balance: '0x1' } } }] },
+    ];
+    for (const payload of malformed) {
       const { body } = await simulate(payload);
       expect(body.error?.code, JSON.stringify(payload)).toBe(-32602);
     }

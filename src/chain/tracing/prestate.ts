@@ -47,6 +47,7 @@ const OP_STATICCALL = 0xfa;
 const OP_SELFDESTRUCT = 0xff;
 const ACCOUNT_OPS = new Set([OP_BALANCE, OP_EXTCODESIZE, OP_EXTCODECOPY, OP_EXTCODEHASH, OP_SELFDESTRUCT]);
 const CALL_OPS = new Set([OP_CALL, OP_CALLCODE, OP_DELEGATECALL, OP_STATICCALL]);
+const TOUCHING_OPS = new Set([...ACCOUNT_OPS, ...CALL_OPS, OP_SLOAD, OP_SSTORE, OP_CREATE, OP_CREATE2]);
 /** EIP-3860's init code limit: a CREATE2 with more fails, so its address is never used (and reading it must not allocate gigabytes). */
 const MAX_INIT_CODE_BYTES = 49_152;
 const ZERO_WORD = new Uint8Array(32);
@@ -62,6 +63,8 @@ export class PrestateRecorder {
   private readonly deleted = new Set<string>();
   private failure: unknown;
   private readonly onStep = (step: InterpreterStep, resolve?: () => void) => {
+    // Most opcodes touch nothing this tracer looks up: answered without a state read.
+    if (!TOUCHING_OPS.has(step.opcode.code)) return resolve?.();
     this.step(step as TraceStep).then(resolve, (e: unknown) => {
       this.failure ??= e;
       resolve?.();
