@@ -154,4 +154,18 @@ describe('prestateTracer in debug_traceCall', () => {
     expect(diff.post[adder]).toEqual({ storage: { [SLOT0]: toBeHex(0x2a, 32) } });
     expect(await provider.getStorage(adder, 0)).toBe(SLOT0);
   });
+
+  it('a SELFDESTRUCT undone by a revert destroyed nothing: the account is neither in pre nor post', async () => {
+    const doomed = '0x00000000000000000000000000000000000d00d0';
+    const outer = '0x00000000000000000000000000000000000d00d1';
+    // CALL(gas, doomed, 0, 0, 0, 0, 0); REVERT(0, 0).
+    const outerCode = `0x${'6000'.repeat(5)}73${doomed.slice(2)}5af16000` + '6000fd';
+    const stateOverrides = { [doomed]: { code: `0x${DESTRUCT_RUNTIME}`, balance: '0x7' }, [outer]: { code: outerCode } };
+    const call = { from: COW.address, to: outer, gas: '0x30d40', gasPrice: '0x0' };
+    const diff = await provider.send('debug_traceCall', [call, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true }, stateOverrides }]);
+    expect(diff.pre[doomed]).toBeUndefined();
+    expect(diff.post[doomed]).toBeUndefined();
+    const plain = await provider.send('debug_traceCall', [call, 'latest', { tracer: 'prestateTracer', stateOverrides }]);
+    expect(plain[doomed]).toEqual({ balance: '0x7', code: `0x${DESTRUCT_RUNTIME}` });
+  });
 });

@@ -108,13 +108,14 @@ export class PrestateRecorder {
     const pre: Record<string, PrestateAccountJson> = {};
     const post: Record<string, PrestateAccountJson> = {};
     for (const [address, before] of this.pre) {
-      // A destroyed account is in pre as it was, and not in post.
-      if (this.deleted.has(address)) {
+      const at = before.address;
+      const after = await state.getAccount(at);
+      // A destroyed account is in pre as it was, and not in post (a SELFDESTRUCT that was undone
+      // with its frame destroyed nothing: the account is still there).
+      if (this.deleted.has(address) && after === undefined) {
         pre[address] = accountJson(before);
         continue;
       }
-      const at = before.address;
-      const after = await state.getAccount(at);
       const changes: PrestateAccountJson = {};
       const balance = after?.balance ?? 0n;
       const nonce = after?.nonce ?? 0n;
