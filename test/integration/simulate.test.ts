@@ -185,12 +185,14 @@ describe('simulateBlocks', () => {
 describe('eth_simulateV1 errors and options', () => {
   const simulate = (payload: unknown, block: unknown = 'latest') => rpc(t.testnetUrl, 'eth_simulateV1', [payload, block]);
 
-  it('answers the spec codes: nonce (-38010/-38011), funds (-38014), intrinsic gas (-38013), block gas (-38015), block order (-38020, -38021), init code (-38025), too many blocks (-38026)', async () => {
+  it('answers the spec codes: nonce (-38010/-38011), gas price (-38012), sender with code (-38024), funds (-38014), intrinsic gas (-38013), block gas (-38015), block order (-38020, -38021), init code (-38025), too many blocks (-38026)', async () => {
     const nonce = BigInt(await publicClient.getTransactionCount({ address: COW.address }));
     const call = { from: COW.address, to: FRESH };
     const cases: Array<[unknown, number]> = [
       [{ validation: true, blockStateCalls: [{ calls: [{ ...call, nonce: `0x${(nonce - 1n).toString(16)}` }] }] }, -38010],
       [{ validation: true, blockStateCalls: [{ calls: [{ ...call, nonce: `0x${(nonce + 1n).toString(16)}` }] }] }, -38011],
+      [{ validation: true, blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x10' }, calls: [{ ...call, gasPrice: '0x1' }] }] }, -38012],
+      [{ validation: true, blockStateCalls: [{ calls: [{ from: token, to: FRESH }] }] }, -38024],
       [{ blockStateCalls: [{ calls: [{ from: FRESH, to: COW.address, value: '0x1' }] }] }, -38014],
       [{ blockStateCalls: [{ calls: [{ ...call, gas: '0x5208', data: '0x01' }] }] }, -38013],
       [{ blockStateCalls: [{ blockOverrides: { number: '0x100' } }, { blockOverrides: { number: '0x50' } }] }, -38020],
