@@ -41,6 +41,7 @@ import { TxIntake } from './intake.js';
 import { NodeWallet } from './keys/wallet.js';
 import type { TraceCallOptions } from './tracing/trace-call.js';
 import type { TracedTx } from './tracing/replay.js';
+import type { SimulateOptions, SimulatedBlock, SimulatedBlockRequest, SimulationBase } from './exec/simulate.js';
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import type { NetworkSection } from './dump/format.js';
@@ -367,6 +368,13 @@ export class Chain {
     // trace-call.ts runs on the EVM side: loaded with it, on the first traced call.
     const { traceCall } = await import('./tracing/trace-call.js');
     return traceCall(this.execution, this.chainHead.callRunner(target), target.header, params, options);
+  }
+
+  /** eth_simulateV1's blocks of calls on `base`'s state (exec/simulate.ts); nothing is written. */
+  async simulate(base: SimulationBase, blocks: SimulatedBlockRequest[], options: SimulateOptions): Promise<SimulatedBlock[]> {
+    // simulate.ts runs @ethereumjs/vm's runTx: loaded with the EVM side, on first need.
+    const { simulate } = await import('./exec/simulate.js');
+    return simulate(this.execution, this.store.stateDb, base, blocks, options);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------

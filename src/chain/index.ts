@@ -15,6 +15,14 @@ export { stateBytes, writeStateFile, type StateSource } from './dump/io.js';
 export { isTimeout, type Deadline } from './evm/deadline.js';
 export type { CallParams } from './exec/call.js';
 export type { AccountOverride, BlockOverrides, StateOverrides } from './exec/overrides.js';
+export {
+  MAX_SIMULATED_BLOCKS,
+  SimulationRefused,
+  type SimulatedBlock,
+  type SimulatedBlockRequest,
+  type SimulatedCallRequest,
+  type SimulationRefusalKind,
+} from './exec/simulate.js';
 export { PANIC_MEANINGS, errorString, panicCode } from './exec/revert-data.js';
 export { ForkStartError, remoteChainId, type ForkOptions } from './fork/open.js';
 export { RemoteError, redactedUrl } from './fork/remote-client.js';

@@ -173,7 +173,7 @@ describe('bad requests answer -32602 and change nothing', () => {
       [[{ to: reader }, 'latest', { stateOverrides: { [reader]: { movePrecompileToAddress: reader } } }], /not supported/],
       [[{ to: reader }, 'latest', { blockOverrides: { prevRandao: `0x${word(1)}` } }], /unsupported field "prevRandao"/],
       [[{ to: reader }, 'latest', { blockOverrides: { number: 'ten' } }], /number/],
-      [[{ to: reader }, 'latest', { tracer: 'prestateTracer' }], /Invalid tracer type: prestateTracer/],
+      [[{ to: reader }, 'latest', { tracer: '4byteTracer' }], /Invalid tracer type: 4byteTracer/],
       [[{ to: reader }, 'latest', 'callTracer'], /expected an options object/],
       [[{ to: reader, gas: '0x100' }], /intrinsic gas too low: have 256, want 21000/],
       [['not a call'], /call/],

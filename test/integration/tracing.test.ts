@@ -129,8 +129,8 @@ describe('debug_traceTransaction, rskTracer (default)', () => {
   });
 
   it('refuses an unknown tracer with -32602', async () => {
-    const error = await rpcError(url, 'debug_traceTransaction', [hash, { tracer: 'prestateTracer' }]);
-    expect(error).toMatchObject({ code: -32602, message: 'Invalid tracer type: prestateTracer' });
+    const error = await rpcError(url, 'debug_traceTransaction', [hash, { tracer: '4byteTracer' }]);
+    expect(error).toMatchObject({ code: -32602, message: 'Invalid tracer type: 4byteTracer' });
   });
 
   it('traces a contract creation (the init code runs, result is the runtime code)', async () => {

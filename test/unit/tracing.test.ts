@@ -82,7 +82,12 @@ describe('replayBlock', () => {
 
 describe('parseTraceOptions (rskj DebugTracerParam)', () => {
   it('defaults to rskTracer with everything on', () => {
-    expect(parseTraceOptions(undefined)).toEqual({ tracer: 'rskTracer', structLogs: { memory: true, stack: true, storage: true }, onlyTopCall: false, withLog: false });
+    expect(parseTraceOptions(undefined)).toEqual({ tracer: 'rskTracer', structLogs: { memory: true, stack: true, storage: true }, onlyTopCall: false, withLog: false, diffMode: false });
+  });
+
+  it('reads prestateTracer and its diffMode from tracerConfig', () => {
+    expect(parseTraceOptions({ tracer: 'prestateTracer', tracerConfig: { diffMode: true } })).toMatchObject({ tracer: 'prestateTracer', diffMode: true });
+    expect(parseTraceOptions({ tracer: 'PRESTATETRACER' })).toMatchObject({ tracer: 'prestateTracer', diffMode: false });
   });
 
   it('reads tracer case-insensitively, tracerConfig members as options, values as text', () => {

@@ -20,6 +20,8 @@ import { runTxAs } from '../exec/impersonated-run.js';
 import { type Deadline, withDeadline } from '../evm/deadline.js';
 import type { TxRecord } from '../records/transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
+import { type PrestateJson, PrestateRecorder, emptyPrestate } from './prestate.js';
+import { REMASC_ADDRESS } from '../base/addresses.js';
 
 /** A block to trace: its header and transactions (REMASC last), and the state it was built on. */
 export interface TraceTarget {
@@ -39,7 +41,17 @@ export interface TracedTx {
   gasUsed: bigint;
   /** Logs emitted by the block's earlier transactions (block-wide log index of this one's first log). */
   logIndexStart: number;
+  /** prestateTracer's result, when asked for (then `recorder` is undefined: no call tree is kept). */
+  prestate?: PrestateJson;
 }
+
+/** prestateTracer's option: geth's tracerConfig.diffMode. */
+export interface PrestateOptions {
+  diffMode: boolean;
+}
+
+/** Where RSK's transaction fees go (the EVM's coinbase, execution.ts): geth's prestate looks up the coinbase. */
+export const FEE_RECIPIENT = new Address(REMASC_ADDRESS);
 
 export interface ReplayOptions {
   /** Positions to record; the others only run (to reach the state the recorded ones saw). */
@@ -48,6 +60,8 @@ export interface ReplayOptions {
   structLogs?: StructLogOptions;
   /** The request's time limit (evm/deadline.ts); a new one with the node's limit when absent. */
   deadline?: Deadline;
+  /** prestateTracer instead of the call tree. */
+  prestate?: PrestateOptions;
 }
 
 /** `db` holds the state trie nodes (read only: writes go to an overlay dropped afterwards). */
@@ -76,21 +90,28 @@ export async function replayBlock(
     const record = transactions[i]!;
     const wanted = options.record(i);
     if (record.isRemasc) {
-      if (wanted) traced.push({ index: i, tx: record, recorder: undefined, gasUsed: 0n, logIndexStart: logIndex });
+      if (wanted) {
+        const prestate = options.prestate === undefined ? undefined : emptyPrestate(options.prestate.diffMode);
+        traced.push({ index: i, tx: record, recorder: undefined, gasUsed: 0n, logIndexStart: logIndex, prestate });
+      }
       continue;
     }
-    const recorder = wanted ? new TxRecorder(evm, options.structLogs) : undefined;
+    const tx = legacyTx(execution, record);
+    const prestate = wanted && options.prestate !== undefined ? new PrestateRecorder(evm, options.prestate.diffMode) : undefined;
+    await prestate?.start(tx.getSenderAddress(), tx.to, FEE_RECIPIENT);
+    const recorder = wanted && prestate === undefined ? new TxRecorder(evm, options.structLogs) : undefined;
     recorder?.attach();
+    prestate?.attach();
     let result;
     try {
-      const tx = legacyTx(execution, record);
       result = await withDeadline(evm, deadline, () =>
         runTxAs(vm, { tx, block: execution.headerBlock(header, gasUsed, false), blockGasUsed: gasUsed, skipHardForkValidation: true }, tx.getSenderAddress()),
       );
     } finally {
       recorder?.detach();
+      prestate?.detach();
     }
-    if (wanted) traced.push({ index: i, tx: record, recorder, gasUsed: result.totalGasSpent, logIndexStart: logIndex });
+    if (wanted) traced.push({ index: i, tx: record, recorder, gasUsed: result.totalGasSpent, logIndexStart: logIndex, prestate: await prestate?.result() });
     gasUsed += result.totalGasSpent;
     logIndex += result.execResult.logs?.length ?? 0;
   }

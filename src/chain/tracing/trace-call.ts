@@ -19,7 +19,8 @@ import type { RskHeader } from '../records/header.js';
 import { type BlockOverrides, type StateOverrides, applyStateOverrides, overriddenHeader } from '../exec/overrides.js';
 import type { TxRecord } from '../records/transaction.js';
 import { type StructLogOptions, TxRecorder } from './recorder.js';
-import type { TracedTx } from './replay.js';
+import { FEE_RECIPIENT, type PrestateOptions, type TracedTx } from './replay.js';
+import { PrestateRecorder } from './prestate.js';
 
 export interface TraceCallOptions {
   stateOverrides?: StateOverrides;
@@ -28,6 +29,8 @@ export interface TraceCallOptions {
   structLogs?: StructLogOptions;
   /** The request's time limit (evm/deadline.ts); the node's limit when absent. */
   deadline?: Deadline;
+  /** prestateTracer instead of the call tree. */
+  prestate?: PrestateOptions;
 }
 
 /** A call has no transaction hash; rskj's error texts name a transaction, so they show this one. */
@@ -65,17 +68,22 @@ export async function traceCall(execution: ExecutionContext, runner: CallRunner,
   return new CallRunner(execution, runner.view).run((evm: EVM) =>
     withDeadline(evm, deadline, async () => {
       if (options.stateOverrides !== undefined) await applyStateOverrides(evm.stateManager, evm, options.stateOverrides);
-      const recorder = new TxRecorder(evm, options.structLogs);
-      recorder.attach();
+      const prestate = options.prestate === undefined ? undefined : new PrestateRecorder(evm, options.prestate.diffMode);
+      await prestate?.start(from, params.to, FEE_RECIPIENT);
+      const recorder = prestate === undefined ? new TxRecorder(evm, options.structLogs) : undefined;
+      recorder?.attach();
+      prestate?.attach();
+      let execResult;
       try {
-        const { execResult } = await callOn(evm, execution, blockHeader, { ...params, from }, gasLimit - intrinsic);
-        const spent = intrinsic + execResult.executionGasUsed;
-        const refund = execResult.gasRefund ?? 0n;
-        const gasUsed = spent - (refund < spent / REFUND_QUOTIENT ? refund : spent / REFUND_QUOTIENT);
-        return { index: 0, tx, recorder, gasUsed, logIndexStart: 0 };
+        ({ execResult } = await callOn(evm, execution, blockHeader, { ...params, from }, gasLimit - intrinsic));
       } finally {
-        recorder.detach();
+        recorder?.detach();
+        prestate?.detach();
       }
+      const spent = intrinsic + execResult.executionGasUsed;
+      const refund = execResult.gasRefund ?? 0n;
+      const gasUsed = spent - (refund < spent / REFUND_QUOTIENT ? refund : spent / REFUND_QUOTIENT);
+      return { index: 0, tx, recorder, gasUsed, logIndexStart: 0, prestate: await prestate?.result() };
     }),
   );
 }

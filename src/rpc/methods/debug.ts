@@ -1,6 +1,6 @@
 /**
  * debug_* (reference 10.5): rskj's struct-log tracer ("rskTracer", the default) and callTracer
- * (geth's shape) over re-executed blocks, and debug_wireProtocolQueueSize. Unknown transactions
+ * (geth's shape) over re-executed blocks, plus geth's prestateTracer (rskj has none; diffMode too), and debug_wireProtocolQueueSize. Unknown transactions
  * and blocks answer null. debug_traceCall (geth's; rskj has none) traces a call with the same
  * tracers and options, plus geth's stateOverrides and blockOverrides.
  */
@@ -25,19 +25,21 @@ import { ParamError, blockSelector, callRequest, field, hash32, makeDecoder, par
 import { resolveBlock, stateTarget } from '../resolve.js';
 import type { BlockSelector } from '../types.js';
 
-type TracerType = 'rskTracer' | 'callTracer';
+type TracerType = 'rskTracer' | 'callTracer' | 'prestateTracer';
 
 export interface DebugTraceOptions {
   tracer: TracerType;
   structLogs: StructLogOptions;
   onlyTopCall: boolean;
   withLog: boolean;
+  /** prestateTracer's { pre, post } form. */
+  diffMode: boolean;
 }
 
 /** rskj's message queue is the peer network's; this node has no peers. */
 const WIRE_PROTOCOL_QUEUE_SIZE = '0x0';
 
-const TRACERS: Record<string, TracerType> = { rsktracer: 'rskTracer', calltracer: 'callTracer' };
+const TRACERS: Record<string, TracerType> = { rsktracer: 'rskTracer', calltracer: 'callTracer', prestatetracer: 'prestateTracer' };
 const DISABLE_OPTIONS: Record<string, 'memory' | 'stack' | 'storage'> = { disablememory: 'memory', disablestack: 'stack', disablestorage: 'storage' };
 
 /** Jackson's JsonNode.asText(), which rskj's option parser reads every value through. */
@@ -57,11 +59,12 @@ const parseBoolean = (v: unknown): boolean => asText(v).toLowerCase() === 'true'
  * disableStack / disableMemory / disableStorage (case-insensitive); unknown options are ignored.
  */
 export function parseTraceOptions(raw: unknown): DebugTraceOptions {
-  const options: DebugTraceOptions = { tracer: 'rskTracer', structLogs: { memory: true, stack: true, storage: true }, onlyTopCall: false, withLog: false };
+  const options: DebugTraceOptions = { tracer: 'rskTracer', structLogs: { memory: true, stack: true, storage: true }, onlyTopCall: false, withLog: false, diffMode: false };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return options;
   const add = (key: string, value: unknown) => {
     if (key === 'onlyTopCall') options.onlyTopCall = parseBoolean(value);
     else if (key === 'withLog') options.withLog = parseBoolean(value);
+    else if (key === 'diffMode') options.diffMode = parseBoolean(value);
     else {
       const field = DISABLE_OPTIONS[key.toLowerCase()];
       if (field !== undefined && parseBoolean(value)) options.structLogs[field] = false;
@@ -107,7 +110,7 @@ const blockHash = hash32.as('blockHash');
 async function traceWith(ctx: RpcContext, target: TraceTarget, options: DebugTraceOptions, record: (i: number) => boolean): Promise<TracedTx[]> {
   const budget = new StructLogBudget();
   const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
-  const traced = await trace(ctx.chain, target, { record, structLogs, deadline: ctx.deadline });
+  const traced = await trace(ctx.chain, target, { record, structLogs, deadline: ctx.deadline, prestate: prestateOf(options) });
   refuseOverBudget(budget);
   return traced;
 }
@@ -121,7 +124,10 @@ function refuseOverBudget(budget: StructLogBudget): void {
   }
 }
 
+const prestateOf = (options: DebugTraceOptions) => (options.tracer === 'prestateTracer' ? { diffMode: options.diffMode } : undefined);
+
 function format(traced: TracedTx, options: DebugTraceOptions): unknown {
+  if (options.tracer === 'prestateTracer') return traced.prestate;
   return options.tracer === 'rskTracer' ? structLogTrace(traced) : callTrace(traced, options);
 }
 
@@ -129,14 +135,14 @@ async function traceBlockWith(ctx: RpcContext, target: TraceTarget | undefined, 
   if (target === undefined) return [];
   const traced = await traceWith(ctx, target, options, () => true);
   if (options.tracer === 'rskTracer') return traced.map((t) => structLogTrace(t));
-  return traced.map((t) => ({ txHash: bytesToHex(t.tx.hash), result: callTrace(t, options) }));
+  return traced.map((t) => ({ txHash: bytesToHex(t.tx.hash), result: format(t, options) }));
 }
 
 export const debugMethods = [
   method('debug_wireProtocolQueueSize', 'Peer message queue size: always 0x0 (no peers).', params([]), () => WIRE_PROTOCOL_QUEUE_SIZE),
   method(
     'debug_traceTransaction',
-    'Re-executes a mined transaction on its parent state: rskTracer struct logs (default) or callTracer; null if unknown.',
+    'Re-executes a mined transaction on its parent state: rskTracer struct logs (default), callTracer or prestateTracer; null if unknown.',
     params([txHash, traceOptions]),
     async (ctx, [hash, options]) => {
       const found = await ctx.chain.transaction(hash);
@@ -149,13 +155,13 @@ export const debugMethods = [
   ),
   method(
     'debug_traceCall',
-    "Traces a call (eth_call's call object) at a block (default latest), with geth's stateOverrides and blockOverrides: rskTracer or callTracer.",
+    "Traces a call (eth_call's call object) at a block (default latest), with geth's stateOverrides and blockOverrides: rskTracer, callTracer or prestateTracer.",
     params([callRequest, blockSelector.orDefault(LATEST), traceCallOptions]),
     async (ctx, [request, block, options]) => {
       const target = await stateTarget(ctx.chain, block);
       const budget = new StructLogBudget();
       const structLogs = options.tracer === 'rskTracer' ? { ...options.structLogs, budget } : undefined;
-      const traced = await ctx.chain.traceCall(request, target, { structLogs, stateOverrides: options.stateOverrides, blockOverrides: options.blockOverrides, deadline: ctx.deadline });
+      const traced = await ctx.chain.traceCall(request, target, { structLogs, stateOverrides: options.stateOverrides, blockOverrides: options.blockOverrides, deadline: ctx.deadline, prestate: prestateOf(options) });
       refuseOverBudget(budget);
       return format(traced, options);
     },

@@ -8,6 +8,7 @@ import { signingMethods } from './signing.js';
 import { ethStateMethods } from './eth-state.js';
 import { ethProofMethods } from './eth-proof.js';
 import { ethTransactionMethods } from './eth-transactions.js';
+import { ethSimulateMethods } from './eth-simulate.js';
 import { netMethods } from './net.js';
 import { rskMethods } from './rsk.js';
 import { web3Methods } from './web3.js';
@@ -35,6 +36,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...ethProofMethods,
   ...ethBlockMethods,
   ...ethTransactionMethods,
+  ...ethSimulateMethods,
   ...rskMethods,
   ...testControlMethods,
   ...nodeInfoMethods,
