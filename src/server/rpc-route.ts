@@ -4,7 +4,7 @@
  * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers.
  */
 import type { NetworkName } from '../chain/index.js';
-import type { ApiKeyRecord, Gateway } from '../gateway/gateway.js';
+import type { ApiKeyRecord, Gateway, KeyPolicy } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';
 import type { NodeClients, RpcContext } from '../rpc/context.js';
@@ -84,14 +84,15 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return { network: record.network, userId: record.userId, record };
   };
 
-  /**
-   * What the key's options say of a request (undefined: it passes). A key without options costs
-   * the one lookup of policyOf; `parsed` is absent when judging a WebSocket upgrade.
-   */
-  const judge = async (access: Exclude<Access, { denied: string }>, remote: string | undefined, headers: RpcRequestHeaders, parsed?: unknown): Promise<KeyRefusal | undefined> => {
-    const policy = access.record === undefined ? undefined : gateway.policyOf(access.record);
-    if (policy === undefined) return undefined;
-    return (await judgeRequest(policy, remote, headers)) ?? (parsed === undefined || policy.allow === undefined ? undefined : judgeCalls(policy.allow, parsed));
+  /** A dashboard key's options; undefined (the common case) for a key without any, after one map lookup. */
+  const policyOf = (access: Exclude<Access, { denied: string }>): KeyPolicy | undefined =>
+    access.record === undefined ? undefined : gateway.policyOf(access.record);
+  /** What a key's options say of a request (undefined: it passes); `parsed` is absent when judging a WebSocket upgrade. */
+  const judge = async (policy: KeyPolicy, remote: string | undefined, headers: RpcRequestHeaders, parsed?: unknown): Promise<KeyRefusal | undefined> =>
+    (await judgeRequest(policy, remote, headers)) ?? (parsed === undefined || policy.allow === undefined ? undefined : judgeCalls(policy.allow, parsed));
+  const judgeUpgrade = (access: Exclude<Access, { denied: string }>, remote: string | undefined, headers: RpcRequestHeaders): Promise<KeyRefusal | undefined> | undefined => {
+    const policy = policyOf(access);
+    return policy === undefined ? undefined : judge(policy, remote, headers);
   };
   const refusalBody = (refusal: KeyRefusal, raw?: string): string => {
     const id = raw === undefined ? null : idOf(raw);
@@ -137,7 +138,8 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       }
       const parsed = parseJsonBody(body);
       // Refused by the key's options before the quota: a refused request runs nothing and costs nothing.
-      const refusal = await judge(access, remote, headers, parsed);
+      const policy = policyOf(access);
+      const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
       if (refusal !== undefined) {
         note(client, 'failedHandshakes');
         return { status: refusal.status, body: refusalBody(refusal, body) };
@@ -167,7 +169,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     async admit(key, remote, headers) {
       const access = accessOf(key);
       const refusal: KeyRefusal | undefined =
-        'denied' in access ? { status: 401, message: access.denied } : await judge(access, remote, headers);
+        'denied' in access ? { status: 401, message: access.denied } : await judgeUpgrade(access, remote, headers);
       if (refusal === undefined) return undefined;
       note(clientOf(remote), 'failedHandshakes');
       return { status: refusal.status, body: refusalBody(refusal) };
@@ -199,7 +201,8 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
           }
           const parsed = parseJsonBody(message);
           // Each message is judged by the key's options as they are now (edited, or the JWT expired since the upgrade).
-          const refusal = await judge(now, remote, headers, parsed);
+          const policy = policyOf(now);
+          const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
           if (refusal !== undefined) {
             note(client, 'failedHandshakes');
             return refusalBody(refusal, message);

@@ -314,6 +314,30 @@ describe('JWT keys', () => {
   const bearer = (jwt: string) => ({ authorization: `Bearer ${jwt}` });
   const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
+  /** Each way a token is refused: the headers sent, the reason and the message expected. */
+  async function refusedTokens(): Promise<Array<[Record<string, string>, string, RegExp]>> {
+    const valid = await token(rsa);
+    const [h, p, s] = valid.split('.') as [string, string, string];
+    const tampered = `${h}.${b64({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), exp: nowS() + 3600 })}.${s}`;
+    const hs256 = await new SignJWT({ exp: nowS() + 600 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(rsaPem));
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ exp: nowS() + 600 })}.`;
+    return [
+      [{}, 'missing', /requires a JWT: send Authorization: Bearer <JWT>/],
+      [{ authorization: 'Basic abc' }, 'missing', /requires a JWT/],
+      [bearer('not-a-jwt'), 'malformed', /malformed/],
+      [bearer(await token(rsa, { exp: nowS() - 120 })), 'expired', /has expired/],
+      [bearer(await token(rsa, { nbf: nowS() + 300 })), 'not_yet_valid', /not valid yet/],
+      [bearer(await token(rsa, { iat: nowS() + 300 })), 'issued_in_future', /iat is in the future/],
+      [bearer(await token(rsa, { exp: nowS() + 2 * 86400 })), 'lifetime_too_long', /more than 24 hours ahead/],
+      [bearer(await token(rsa, { exp: undefined })), 'no_expiry', /no valid exp claim/],
+      [bearer(await token(stranger)), 'bad_signature', /signature does not verify/],
+      [bearer(tampered), 'bad_signature', /signature does not verify/],
+      [bearer(none), 'wrong_algorithm', /signed with "none": this key accepts only RS256/],
+      [bearer(hs256), 'wrong_algorithm', /signed with "HS256"/],
+      [bearer(await token(rsa, {}, 'RS256', 'someone-else')), 'unknown_key', /kid "someone-else" names no key/],
+    ];
+  }
+
   beforeAll(async () => {
     rsa = await generateKeyPair('RS256');
     ec = await generateKeyPair('ES256');
@@ -350,26 +374,7 @@ describe('JWT keys', () => {
     request.setHeader('authorization', `Bearer ${await token(rsa)}`);
     expect(await new JsonRpcProvider(request, TESTNET, { staticNetwork: true }).getBlockNumber()).toBeGreaterThanOrEqual(0);
 
-    const valid = await token(rsa);
-    const [h, p, s] = valid.split('.') as [string, string, string];
-    const tampered = `${h}.${b64({ ...JSON.parse(Buffer.from(p, 'base64url').toString()), exp: nowS() + 3600 })}.${s}`;
-    const hs256 = await new SignJWT({ exp: nowS() + 600 }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(rsaPem));
-    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ exp: nowS() + 600 })}.`;
-    const cases: Array<[Record<string, string>, string, RegExp]> = [
-      [{}, 'missing', /requires a JWT: send Authorization: Bearer <JWT>/],
-      [{ authorization: 'Basic abc' }, 'missing', /requires a JWT/],
-      [bearer('not-a-jwt'), 'malformed', /malformed/],
-      [bearer(await token(rsa, { exp: nowS() - 120 })), 'expired', /has expired/],
-      [bearer(await token(rsa, { nbf: nowS() + 300 })), 'not_yet_valid', /not valid yet/],
-      [bearer(await token(rsa, { iat: nowS() + 300 })), 'issued_in_future', /iat is in the future/],
-      [bearer(await token(rsa, { exp: nowS() + 2 * 86400 })), 'lifetime_too_long', /more than 24 hours ahead/],
-      [bearer(await token(rsa, { exp: undefined })), 'no_expiry', /no valid exp claim/],
-      [bearer(await token(stranger)), 'bad_signature', /signature does not verify/],
-      [bearer(tampered), 'bad_signature', /signature does not verify/],
-      [bearer(none), 'wrong_algorithm', /signed with "none": this key accepts only RS256/],
-      [bearer(hs256), 'wrong_algorithm', /signed with "HS256"/],
-      [bearer(await token(rsa, {}, 'RS256', 'someone-else')), 'unknown_key', /kid "someone-else" names no key/],
-    ];
+    const cases = await refusedTokens();
     for (const [headers, reason, message] of cases) {
       const res = await post(key.v2Url, call('eth_chainId', [], 9), headers);
       expect(res.status, reason).toBe(401);
@@ -397,8 +402,13 @@ describe('JWT keys', () => {
     expect((await user.call('DELETE', `/keys/${other.id}/jwt-keys/${view.jwtKeys[0]!.id}`)).status).toBe(404);
   });
 
-  it('WebSocket: the token comes on the upgrade (header or access_token), and an expired one stops the next message', async () => {
+  it('WebSocket: every refusal on the upgrade; the token comes in the header or access_token, and an expired one stops the next message', async () => {
     const url = wsUrl(key.v2Url);
+    for (const [headers, reason, message] of await refusedTokens()) {
+      const refused = await openWs(url, { headers });
+      expect(refused, reason).toMatchObject({ status: 401, body: { id: null, error: { code: GATE_CODE, data: { rule: 'jwt', reason } } } });
+      expect((refused as { body: any }).body.error.message, reason).toMatch(message);
+    }
     expect(await openWs(url)).toMatchObject({ status: 401, body: { error: { code: GATE_CODE, data: { rule: 'jwt', reason: 'missing' } } } });
     expect(await openWs(url, { headers: bearer(await token(stranger)) })).toMatchObject({ status: 401, body: { error: { data: { reason: 'bad_signature' } } } });
     expect(await openWs(`${url}?access_token=${await token(rsa, { exp: nowS() - 120 })}`)).toMatchObject({ status: 401, body: { error: { data: { reason: 'expired' } } } });
