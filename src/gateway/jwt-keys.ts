@@ -16,7 +16,11 @@ export const MAX_JWT_KEYS = 3;
 export const MAX_JWT_LIFETIME_S = 24 * 3600;
 /** Clock difference tolerated between the token's issuer and the node for exp, nbf and iat. */
 export const JWT_CLOCK_SKEW_S = 30;
-/** Verified tokens remembered (a client reuses one token for many requests); past this the cache starts over. */
+/**
+ * Verified tokens remembered (a client reuses one token for many requests); past this the cache
+ * starts over. A jwtVerify took 250 µs (RS256) / 170 µs (ES256) on this machine, about ten times a
+ * whole lean-path request; a cached token costs a map lookup.
+ */
 export const MAX_CACHED_TOKENS = 1024;
 /** Longest token read: an RS256 token with ordinary claims is under 1 kB. */
 const MAX_TOKEN_LENGTH = 8192;
