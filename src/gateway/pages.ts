@@ -178,12 +178,12 @@ function keyPage(): string {
         <input id="key-url" type="text" readonly spellcheck="false">
         <button type="button" id="copy-url" class="primary">Copy</button>
       </div>
-      <p id="copy-status" class="muted" role="status"></p>
       <label for="key-v2-url">Alternative provider URL <span class="muted">(the same key at /v2/, HTTP and WebSocket)</span></label>
       <div class="copy-row">
         <input id="key-v2-url" type="text" readonly spellcheck="false">
         <button type="button" id="copy-v2-url" class="primary" aria-label="Copy the /v2 URL">Copy</button>
       </div>
+      <p id="copy-status" class="muted" role="status"></p>
       <p class="error" id="key-error" role="alert" hidden></p>
       <div class="danger-zone">
         <p class="muted" id="revoke-hint">Revoking is permanent: requests with this key are refused from then on.</p>

@@ -27,7 +27,9 @@ beforeAll(async () => {
   mkdirSync(OUTPUT_DIR, { recursive: true });
   browser = await launchChromium();
   t = await startTestNode();
-  page = await (await browser.newContext({ viewport: { width: 1100, height: 900 } })).newPage();
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
+  page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   page.on('console', (message) => {
     // The API's refusals of bad entries are 400s, which Chromium logs as failed loads.
@@ -49,7 +51,7 @@ async function rpcStatus(url: string, method: string, params: unknown[] = [], he
 describe('key options in the dashboard', () => {
   let v2Url: string;
 
-  it('shows the key with its /v2 URL', async () => {
+  it('shows the key with its /v2 URL, which copies and answers', async () => {
     await page.goto(`${t.baseUrl}/dashboard/signup`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -68,6 +70,9 @@ describe('key options in the dashboard', () => {
     const url = await page.locator('#key-url').inputValue();
     v2Url = await page.locator('#key-v2-url').inputValue();
     expect(v2Url).toBe(url.replace(t.baseUrl, `${t.baseUrl}/v2`));
+    await page.getByRole('button', { name: 'Copy the /v2 URL' }).click();
+    await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
+    expect(await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText())).toBe(v2Url);
     expect((await rpcStatus(v2Url, 'eth_chainId')).body.result).toBe('0x1f');
     expect(await page.locator('#no-jwt-keys').isVisible()).toBe(true);
   });
