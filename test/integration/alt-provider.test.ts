@@ -192,6 +192,10 @@ describe('allow lists enforced on HTTP', () => {
     // ethers sees the refusal as the server's error.
     await expect(provider.getBalance(COW.address)).rejects.toThrow(/403|allowed methods/);
     // A refused request costs no quota; an invalid envelope is left to the dispatcher's -32600.
+    const used = (await user.expect(200, 'GET', '/usage')).used as number;
+    expect((await post(key.v2Url, call('eth_getCode', [COW.address, 'latest']))).status).toBe(403);
+    expect((await post(key.v2Url, [call('eth_chainId'), call('eth_getCode', [COW.address, 'latest'])])).status).toBe(403);
+    expect((await user.expect(200, 'GET', '/usage')).used).toBe(used);
     expect((await post(key.v2Url, { jsonrpc: '2.0', id: 1 })).body.error.code).toBe(-32600);
   });
 
