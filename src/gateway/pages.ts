@@ -198,7 +198,7 @@ function keyPage(): string {
           <textarea name="origins" rows="3" spellcheck="false"></textarea></label>
         <label>Allowed IP ranges <span class="muted">(203.0.113.7, 10.0.0.0/8, 2001:db8::/32)</span>
           <textarea name="ipRanges" rows="3" spellcheck="false"></textarea></label>
-        <label>Allowed contracts <span class="muted">(eth_call, eth_estimateGas, eth_sendRawTransaction, eth_getLogs, eth_newFilter)</span>
+        <label>Allowed contracts <span class="muted">(the <code>to</code> of calls and raw transactions, the address of log filters)</span>
           <textarea name="contracts" rows="3" spellcheck="false"></textarea></label>
         <label>Allowed methods <span class="muted">(eth_call, eth_getLogs, ...)</span>
           <textarea name="methods" rows="3" spellcheck="false"></textarea></label>

@@ -1,8 +1,9 @@
 /**
  * The contract addresses a call touches, for a key's allowed-contracts list (gateway/allowlist.ts):
- * the `to` of eth_call and eth_estimateGas, the recipient of eth_sendRawTransaction (read from the
- * signed bytes with the RLP decoder the chain's pool uses), and the `address` of eth_getLogs and
- * eth_newFilter. Other methods touch no contract by this rule.
+ * the `to` of eth_call, eth_estimateGas and debug_traceCall (which runs a call the same way), the
+ * recipient of eth_sendRawTransaction (read from the signed bytes with the RLP decoder the chain's
+ * pool uses), and the `address` of eth_getLogs, eth_newFilter and a `logs` eth_subscribe (the
+ * same logs by other ways). Other methods touch no contract by this rule.
  */
 import { RLP } from '@ethereumjs/rlp';
 
@@ -18,24 +19,30 @@ export function callAddresses(method: string, params: unknown): CallAddresses | 
   const first = Array.isArray(params) ? params[0] : undefined;
   switch (method) {
     case 'eth_call':
-    case 'eth_estimateGas': {
+    case 'eth_estimateGas':
+    case 'debug_traceCall': {
       const to = isObject(first) ? first.to : undefined;
       if (to === undefined || to === null) return { unreadable: `this ${method} names no contract (no "to": a deployment)` };
       return addressList([to], `the "to" of this ${method}`);
     }
     case 'eth_sendRawTransaction':
       return rawRecipient(first);
+    case 'eth_subscribe':
+      return first === 'logs' ? filterAddresses(method, Array.isArray(params) ? params[1] : undefined) : undefined;
     case 'eth_getLogs':
-    case 'eth_newFilter': {
-      const address = isObject(first) ? first.address : undefined;
-      if (address === undefined || address === null || (Array.isArray(address) && address.length === 0)) {
-        return { unreadable: `this ${method} filter names no address: a key with allowed contracts must filter by address` };
-      }
-      return addressList(Array.isArray(address) ? address : [address], `the address of this ${method} filter`);
-    }
+    case 'eth_newFilter':
+      return filterAddresses(method, first);
     default:
       return undefined;
   }
+}
+
+function filterAddresses(method: string, filter: unknown): CallAddresses {
+  const address = isObject(filter) ? filter.address : undefined;
+  if (address === undefined || address === null || (Array.isArray(address) && address.length === 0)) {
+    return { unreadable: `this ${method} filter names no address: a key with allowed contracts must filter by address` };
+  }
+  return addressList(Array.isArray(address) ? address : [address], `the address of this ${method} filter`);
 }
 
 function rawRecipient(raw: unknown): CallAddresses {

@@ -245,6 +245,7 @@ describe('allow lists enforced on HTTP', () => {
       [call('eth_call', [{ to: OTHER }, 'latest']), `eth_call touches ${OTHER}, which is not in this key's allowed contracts`],
       [call('eth_call', [{ data: '0x00' }, 'latest']), 'this eth_call names no contract (no "to": a deployment)'],
       [call('eth_estimateGas', [{ to: OTHER }]), `eth_estimateGas touches ${OTHER}`],
+      [call('debug_traceCall', [{ to: OTHER }, 'latest', {}]), `debug_traceCall touches ${OTHER}`],
       [call('eth_getLogs', [{ address: [ALLOWED, OTHER], fromBlock: '0x0' }]), `eth_getLogs touches ${OTHER}`],
       [call('eth_getLogs', [{ fromBlock: '0x0' }]), 'filter names no address'],
       [call('eth_newFilter', [{ address: OTHER }]), `eth_newFilter touches ${OTHER}`],
@@ -291,6 +292,10 @@ describe('allow lists enforced on WebSocket', () => {
     expect(await wsSend(socket, call('eth_blockNumber', [], 2))).toMatchObject({ id: 2, error: { code: GATE_CODE, data: { rule: 'methods' } } });
     expect(await wsSend(socket, call('eth_call', [{ to: OTHER }, 'latest'], 3))).toMatchObject({ id: 3, error: { data: { rule: 'contracts' } } });
     expect(await wsSend(socket, call('eth_call', [{ to: ALLOWED }, 'latest'], 4))).toMatchObject({ id: 4, result: '0x' });
+    // Log subscriptions are filters too: they must name allowed contracts.
+    await owner.setAllowlist(key, { origins: ['https://app.example.com'], methods: ['eth_subscribe'], contracts: [ALLOWED] });
+    expect(await wsSend(socket, call('eth_subscribe', ['logs', { address: OTHER }], 6))).toMatchObject({ id: 6, error: { data: { rule: 'contracts' } } });
+    expect(await wsSend(socket, call('eth_subscribe', ['logs', { address: ALLOWED }], 7))).toMatchObject({ id: 7, result: expect.stringMatching(/^0x/) });
     // Lists edited while the socket is open apply to its next message.
     await owner.setAllowlist(key, { origins: ['https://app.example.com'], ipRanges: ['10.0.0.0/8'] });
     expect(await wsSend(socket, call('eth_chainId', [], 5))).toMatchObject({ id: 5, error: { data: { rule: 'ipRanges' } } });

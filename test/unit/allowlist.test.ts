@@ -76,6 +76,10 @@ describe('callAddresses', () => {
     expect(callAddresses('eth_estimateGas', [{ to: B }])).toEqual({ addresses: [B] });
     expect(callAddresses('eth_getLogs', [{ address: [A, B] }])).toEqual({ addresses: [A, B] });
     expect(callAddresses('eth_newFilter', [{ address: A }])).toEqual({ addresses: [A] });
+    expect(callAddresses('debug_traceCall', [{ to: B }, 'latest'])).toEqual({ addresses: [B] });
+    expect(callAddresses('eth_subscribe', ['logs', { address: [B] }])).toEqual({ addresses: [B] });
+    expect(callAddresses('eth_subscribe', ['logs'])).toHaveProperty('unreadable');
+    expect(callAddresses('eth_subscribe', ['newHeads'])).toBeUndefined();
     expect(callAddresses('eth_getBalance', [A, 'latest'])).toBeUndefined();
   });
 
