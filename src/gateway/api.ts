@@ -5,8 +5,10 @@
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { NetworkName } from '../chain/index.js';
+import { ALLOW_RULES, AllowlistError, parseAllowlist } from './allowlist.js';
 import { clientAddressOf } from './ban-list.js';
-import { type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
+import { ALT_PATH_PREFIX, type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
+import { type JwtAlgorithm, type JwtKeySettings, JwtKeyError, checkPublicKey } from './jwt-keys.js';
 
 const SESSION_COOKIE = 'rsk_devnode_session';
 /** Dashboard requests are a few small fields. */
@@ -85,6 +87,42 @@ export function createApiRouter(gateway: Gateway, publicUrl: () => string): Rout
     res.json(keyView(await gateway.revokeKey(user.userId, String(req.params.id)), publicUrl()));
   }));
 
+  router.put('/keys/:id/allowlist', route(async (req, res) => {
+    const user = signedIn(req);
+    const body = objectBody(req.body);
+    for (const name of Object.keys(body)) if (!(ALLOW_RULES as readonly string[]).includes(name)) throw new GatewayError(400, `Unknown field "${name}"`);
+    let allowlist;
+    try {
+      allowlist = parseAllowlist(body);
+    } catch (err) {
+      if (err instanceof AllowlistError) throw new GatewayError(400, err.message);
+      throw err;
+    }
+    res.json(keyView(await gateway.setAllowlist(user.userId, String(req.params.id), allowlist), publicUrl()));
+  }));
+
+  router.post('/keys/:id/jwt-keys', route(async (req, res) => {
+    const user = signedIn(req);
+    const body = objectBody(req.body);
+    for (const name of Object.keys(body)) if (!['name', 'algorithm', 'publicKey'].includes(name)) throw new GatewayError(400, `Unknown field "${name}"`);
+    const name = typeof body.name === 'string' ? body.name.trim() : '';
+    if (name.length === 0 || name.length > MAX_NAME) throw new GatewayError(400, `name is required (at most ${MAX_NAME} characters)`);
+    try {
+      await checkPublicKey(body.algorithm, body.publicKey);
+    } catch (err) {
+      if (err instanceof JwtKeyError) throw new GatewayError(400, err.message);
+      throw err;
+    }
+    const publicKey = typeof body.publicKey === 'string' ? body.publicKey.trim() : (body.publicKey as JwtKeySettings['publicKey']);
+    const record = await gateway.addJwtKey(user.userId, String(req.params.id), { name, algorithm: body.algorithm as JwtAlgorithm, publicKey });
+    res.status(201).json(keyView(record, publicUrl()));
+  }));
+
+  router.delete('/keys/:id/jwt-keys/:jwtKeyId', route(async (req, res) => {
+    const user = signedIn(req);
+    res.json(keyView(await gateway.removeJwtKey(user.userId, String(req.params.id), String(req.params.jwtKeyId)), publicUrl()));
+  }));
+
   router.get('/usage', route(async (req, res) => {
     const user = signedIn(req);
     const history = await gateway.quotas.history(user.userId, HISTORY_DAYS);
@@ -125,9 +163,17 @@ function keyView(record: ApiKeyRecord, base: string) {
     description: record.description,
     key: record.key,
     url: `${base}/${record.key}`,
+    v2Url: `${base}${ALT_PATH_PREFIX}/${record.key}`,
     createdAt: new Date(record.createdAt).toISOString(),
     revokedAt: record.revokedAt === null ? null : new Date(record.revokedAt).toISOString(),
+    allowlist: record.allowlist ?? { origins: [], ipRanges: [], contracts: [], methods: [] },
+    jwtKeys: (record.jwtKeys ?? []).map((k) => ({ id: k.id, name: k.name, algorithm: k.algorithm, publicKey: k.publicKey, createdAt: new Date(k.createdAt).toISOString() })),
   };
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new GatewayError(400, 'Expected a JSON object body');
+  return body as Record<string, unknown>;
 }
 
 /** Reads the expected fields (all strings), refusing unknown fields and wrong types. */

@@ -106,7 +106,8 @@ export function isProtectedAddress(client: string): boolean {
   return PROTECTED_TEXTS.has(client);
 }
 
-function blockContains(block: Uint8Array, bits: number, address: Uint8Array): boolean {
+/** Whether `address` lies in the block `block`/`bits` (same family only). */
+export function blockContains(block: Uint8Array, bits: number, address: Uint8Array): boolean {
   if (block.length !== address.length) return false;
   const whole = bits >> 3;
   for (let i = 0; i < whole; i++) if (block[i] !== address[i]) return false;

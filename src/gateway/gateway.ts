@@ -6,6 +6,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AbstractLevel } from 'abstract-level';
 import { MemoryLevel } from 'memory-level';
 import type { NetworkName } from '../chain/index.js';
+import { AllowRules, type AllowlistSettings } from './allowlist.js';
+import { type JwtAlgorithm, type JwtKeySettings, JwtVerifier, MAX_JWT_KEYS } from './jwt-keys.js';
 import { LoginThrottle } from './login-throttle.js';
 import { DUMMY_HASH, type PasswordHash, hashPassword, verifyPassword } from './passwords.js';
 import { Quotas } from './quota.js';
@@ -14,6 +16,8 @@ import { Quotas } from './quota.js';
 export const MAX_KEYS_PER_USER = 4;
 /** How long a dashboard session lasts without use. */
 export const SESSION_TTL_MS = 7 * 24 * 3600_000;
+/** The alternative provider's addresses, `/v2/<API_KEY>`: a fixed `v2` segment before the key (spec Versioning 2). */
+export const ALT_PATH_PREFIX = '/v2';
 const MIN_PASSWORD_LENGTH = 8;
 const MAX_FIELD_LENGTH = 200;
 
@@ -47,6 +51,16 @@ export interface ApiKeyRecord {
   description: string;
   createdAt: number;
   revokedAt: number | null;
+  /** The alternative provider's allow lists (allowlist.ts); absent when the key has none. */
+  allowlist?: AllowlistSettings;
+  /** Registered JWT public keys (jwt-keys.ts); absent or empty: no JWT needed. */
+  jwtKeys?: JwtKeySettings[];
+}
+
+/** What the gate enforces for a key with options; a key without any has none (one map lookup). */
+export interface KeyPolicy {
+  allow?: AllowRules;
+  jwt?: JwtVerifier;
 }
 
 type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
@@ -67,6 +81,8 @@ export class Gateway {
   private readonly sessions = new Map<string, SessionUser & { expiresAt: number }>();
   /** Every key ever made, by key string; loaded at start so the RPC path never waits on disk. */
   private readonly keys = new Map<string, ApiKeyRecord>();
+  /** The compiled options of the keys that have some, by key string. */
+  private readonly policies = new Map<string, KeyPolicy>();
 
   private constructor(
     private readonly db: Db,
@@ -89,8 +105,7 @@ export class Gateway {
     await db.open();
     const gateway = new Gateway(db, options.now, options.dailyLimit);
     for await (const value of db.values({ gte: 'key:', lt: 'key;' })) {
-      const record = JSON.parse(value) as ApiKeyRecord;
-      gateway.keys.set(record.key, record);
+      gateway.remember(JSON.parse(value) as ApiKeyRecord);
     }
     return gateway;
   }
@@ -168,7 +183,7 @@ export class Gateway {
       revokedAt: null,
     };
     await this.db.put(apiKeyKey(record.key), JSON.stringify(record));
-    this.keys.set(record.key, record);
+    this.remember(record);
     return record;
   }
 
@@ -176,10 +191,62 @@ export class Gateway {
     const record = this.listKeys(userId).find((k) => k.id === id);
     if (record === undefined) throw new GatewayError(404, 'No such key');
     if (record.revokedAt !== null) return record;
-    const revoked = { ...record, revokedAt: this.now() };
-    await this.db.put(apiKeyKey(record.key), JSON.stringify(revoked));
-    this.keys.set(record.key, revoked);
-    return revoked;
+    return this.update({ ...record, revokedAt: this.now() });
+  }
+
+  /** Replaces a key's allow lists (undefined: none). */
+  async setAllowlist(userId: string, id: string, allowlist: AllowlistSettings | undefined): Promise<ApiKeyRecord> {
+    const { allowlist: _old, ...record } = this.ownKey(userId, id);
+    return this.update(allowlist === undefined ? record : { ...record, allowlist });
+  }
+
+  /** Registers a JWT public key (already checked by jwt-keys.ts checkPublicKey). */
+  async addJwtKey(userId: string, id: string, fields: { name: string; algorithm: JwtAlgorithm; publicKey: JwtKeySettings['publicKey'] }): Promise<ApiKeyRecord> {
+    const record = this.ownKey(userId, id);
+    const keys = record.jwtKeys ?? [];
+    if (keys.length >= MAX_JWT_KEYS) throw new GatewayError(409, `JWT key limit reached: a key holds at most ${MAX_JWT_KEYS} public keys. Remove one to add another.`);
+    if (keys.some((k) => k.name === fields.name)) throw new GatewayError(409, `A JWT key named "${fields.name}" is already registered on this key`);
+    return this.update({ ...record, jwtKeys: [...keys, { id: randomUUID(), ...fields, createdAt: this.now() }] });
+  }
+
+  async removeJwtKey(userId: string, id: string, jwtKeyId: string): Promise<ApiKeyRecord> {
+    const record = this.ownKey(userId, id);
+    const keys = record.jwtKeys ?? [];
+    if (!keys.some((k) => k.id === jwtKeyId)) throw new GatewayError(404, 'No such JWT key');
+    const { jwtKeys: _old, ...rest } = record;
+    const left = keys.filter((k) => k.id !== jwtKeyId);
+    return this.update(left.length === 0 ? rest : { ...rest, jwtKeys: left });
+  }
+
+  /** The options the gate enforces for a key; undefined for a key without any (the common case). */
+  policyOf(record: ApiKeyRecord): KeyPolicy | undefined {
+    return this.policies.get(record.key);
+  }
+
+  private ownKey(userId: string, id: string): ApiKeyRecord {
+    const record = this.listKeys(userId).find((k) => k.id === id);
+    if (record === undefined) throw new GatewayError(404, 'No such key');
+    return record;
+  }
+
+  private async update(record: ApiKeyRecord): Promise<ApiKeyRecord> {
+    await this.db.put(apiKeyKey(record.key), JSON.stringify(record));
+    this.remember(record);
+    return record;
+  }
+
+  /** Keeps the record in memory and compiles its options (a new policy also starts a new token cache). */
+  private remember(record: ApiKeyRecord): void {
+    this.keys.set(record.key, record);
+    const hasJwt = record.jwtKeys !== undefined && record.jwtKeys.length > 0;
+    if (record.allowlist === undefined && !hasJwt) {
+      this.policies.delete(record.key);
+      return;
+    }
+    this.policies.set(record.key, {
+      ...(record.allowlist === undefined ? {} : { allow: new AllowRules(record.allowlist) }),
+      ...(hasJwt ? { jwt: new JwtVerifier(record.jwtKeys!, this.now) } : {}),
+    });
   }
 
   /** The record of a dashboard key, revoked or not. */

@@ -6,7 +6,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { sessionToken } from './api.js';
+import { MAX_ALLOWLIST_ENTRIES } from './allowlist.js';
 import { type Gateway, MAX_KEYS_PER_USER } from './gateway.js';
+import { MAX_JWT_KEYS, MAX_JWT_LIFETIME_S } from './jwt-keys.js';
 import { codePath } from '../package-paths.js';
 
 /** src/gateway/static, or its copy in dist/ (scripts/copy-static.mjs), which the bundle in dist/bin/ uses too. */
@@ -176,12 +178,53 @@ function keyPage(): string {
         <input id="key-url" type="text" readonly spellcheck="false">
         <button type="button" id="copy-url" class="primary">Copy</button>
       </div>
+      <label for="key-v2-url">Alternative provider URL <span class="muted">(the same key at /v2/, HTTP and WebSocket)</span></label>
+      <div class="copy-row">
+        <input id="key-v2-url" type="text" readonly spellcheck="false">
+        <button type="button" id="copy-v2-url" class="primary" aria-label="Copy the /v2 URL">Copy</button>
+      </div>
       <p id="copy-status" class="muted" role="status"></p>
       <p class="error" id="key-error" role="alert" hidden></p>
       <div class="danger-zone">
         <p class="muted" id="revoke-hint">Revoking is permanent: requests with this key are refused from then on.</p>
         <button type="button" id="revoke-key" class="danger">Revoke key</button>
       </div>
+    </section>
+    <section class="card" id="allowlist-card" hidden>
+      <h2>Allow lists</h2>
+      <p class="muted">Empty lists allow everything. With entries, a request must match every non-empty list (entries of one list are alternatives); others get HTTP 403. One entry a line, at most ${MAX_ALLOWLIST_ENTRIES} a list.</p>
+      <form id="allowlist-form" class="grid-form">
+        <label>Allowed origins <span class="muted">(https://app.example.com, https://*.example.com)</span>
+          <textarea name="origins" rows="3" spellcheck="false"></textarea></label>
+        <label>Allowed IP ranges <span class="muted">(203.0.113.7, 10.0.0.0/8, 2001:db8::/32)</span>
+          <textarea name="ipRanges" rows="3" spellcheck="false"></textarea></label>
+        <label>Allowed contracts <span class="muted">(the <code>to</code> of calls and raw transactions, the address of log filters)</span>
+          <textarea name="contracts" rows="3" spellcheck="false"></textarea></label>
+        <label>Allowed methods <span class="muted">(eth_call, eth_getLogs, ...)</span>
+          <textarea name="methods" rows="3" spellcheck="false"></textarea></label>
+        <p class="error wide" id="allowlist-error" role="alert" hidden></p>
+        <p class="notice wide" id="allowlist-notice" role="status" hidden></p>
+        <div class="wide"><button type="submit" class="primary">Save allow lists</button></div>
+      </form>
+    </section>
+    <section class="card" id="jwt-card" hidden>
+      <h2>JWT keys</h2>
+      <p class="muted">With a public key registered here, every request with this key must carry <code>Authorization: Bearer &lt;JWT&gt;</code> signed by its private key, expiring within ${MAX_JWT_LIFETIME_S / 3600} hours (WebSocket: the header, or <code>?access_token=&lt;JWT&gt;</code>); others get HTTP 401. At most ${MAX_JWT_KEYS} keys.</p>
+      <ul id="jwt-keys" class="plain-list"></ul>
+      <p id="no-jwt-keys" class="muted">No JWT keys: requests need no token.</p>
+      <form id="jwt-form" class="grid-form">
+        <label>Name <input name="name" required maxlength="100" placeholder="backend"></label>
+        <label>Algorithm
+          <select name="algorithm">
+            <option value="RS256">RS256 (RSA)</option>
+            <option value="ES256">ES256 (P-256)</option>
+          </select>
+        </label>
+        <label class="wide">Public key <span class="muted">(PEM, -----BEGIN PUBLIC KEY-----, or a JWK)</span>
+          <textarea name="publicKey" rows="5" spellcheck="false" required></textarea></label>
+        <p class="error wide" id="jwt-error" role="alert" hidden></p>
+        <div class="wide"><button type="submit" class="primary">Add JWT key</button></div>
+      </form>
     </section>
     <p class="error" id="load-error" role="alert" hidden></p>`, true);
 }

@@ -20,14 +20,14 @@ export function createApp(status: StatusInfo, gateway: Gateway): Express {
     res.json({
       name: 'rsk-devnode',
       version: status.clientVersion,
-      rpc: 'POST /<API_KEY> with a JSON-RPC 2.0 body; the start-up banner prints the key-bearing URLs',
+      rpc: 'POST /<API_KEY> (or /v2/<API_KEY>) with a JSON-RPC 2.0 body; the start-up banner prints the key-bearing URLs',
       dashboard: '/dashboard',
       // A forked network adds its remote, fork block and the requests sent there (the hosted gateway allows 25,000 a day).
       networks: status.networks.map((n) => ({ network: n.network, chainId: n.chainId, blockNumber: Number(n.blockNumber()), fork: n.fork?.() })),
     });
   });
   app.use((_req, res) => {
-    res.status(404).json({ error: 'Not found. JSON-RPC calls are POST /<API_KEY>.' });
+    res.status(404).json({ error: 'Not found. JSON-RPC calls are POST /<API_KEY> (or /v2/<API_KEY>).' });
   });
   return app;
 }

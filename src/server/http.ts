@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ALT_PATH_PREFIX } from '../gateway/gateway.js';
 
 /** Largest request body accepted: room for a 1,000-call batch of large raw transactions. */
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -39,9 +40,18 @@ export interface RpcResult {
   headers?: Record<string, string>;
 }
 
+/** The request headers a key's options judge (gateway/allowlist.ts, gateway/jwt-keys.ts). */
+export interface RpcRequestHeaders {
+  origin?: string;
+  authorization?: string;
+}
+
 export interface RpcRoute {
-  /** Answers the RPC call posted to `/<key>`; `remote` is the client's address (ban list, reputation). */
-  handle(key: string, body: string, remote?: string): Promise<RpcResult>;
+  /**
+   * Answers the RPC call posted to `/<key>` or `/v2/<key>`; `remote` is the client's address (ban
+   * list, reputation, allowed IP ranges).
+   */
+  handle(key: string, body: string, remote?: string, headers?: RpcRequestHeaders): Promise<RpcResult>;
   /** Body of an error response for a request rejected before dispatch (e.g. too large). */
   errorBody(code: number, message: string): string;
 }
@@ -53,8 +63,11 @@ const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-max-age': '86400',
 };
-/** `/<key>` (an empty key, plain `/`, is still an RPC call: it gets the 401 answer). */
-const RPC_PATH = /^\/([^/?#]*)\/?(?:\?.*)?$/;
+/**
+ * `/<key>`, or the alternative provider's `/v2/<key>` (ALT_PATH_PREFIX; the same keys answer at
+ * both). An empty key, plain `/`, is still an RPC call: it gets the 401 answer.
+ */
+const RPC_PATH = new RegExp(`^(?:${ALT_PATH_PREFIX}(?=/))?/([^/?#]*)/?(?:\\?.*)?$`);
 
 export function createHttpServer(rpc: RpcRoute, other: RequestListener, limits: HttpLimits = {}): Server {
   const headerTimeout = Math.ceil(limits.headerTimeoutMs ?? HTTP_HEADER_TIMEOUT_MS);
@@ -119,7 +132,7 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
   req.on('end', () => {
     if (tooLarge) return;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    rpc.handle(key, body, req.socket.remoteAddress).then(
+    rpc.handle(key, body, req.socket.remoteAddress, { origin: req.headers.origin, authorization: req.headers.authorization }).then(
       (result) => {
         // With its length known, the answer goes out in one write instead of chunked framing.
         const length = Buffer.byteLength(result.body);

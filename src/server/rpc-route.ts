@@ -1,10 +1,10 @@
 /**
  * The gate in front of the dispatcher, for HTTP and WebSocket alike: which key, which network,
- * which rights (an operator key, or a dashboard key: rpc/access.ts), and (for dashboard keys) the
- * daily quota with its headers.
+ * which rights (an operator key, or a dashboard key: rpc/access.ts), the key's options (its JWT
+ * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers.
  */
 import type { NetworkName } from '../chain/index.js';
-import type { Gateway } from '../gateway/gateway.js';
+import type { ApiKeyRecord, Gateway, KeyPolicy } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';
 import type { NodeClients, RpcContext } from '../rpc/context.js';
@@ -14,7 +14,8 @@ import { type Dispatcher, INVALID_JSON, parseJsonBody, serializeResponse } from 
 import { ErrorCode } from '../rpc/errors.js';
 import { echoRawId } from '../rpc/raw-id.js';
 import { SubscriptionHost } from '../rpc/subscriptions.js';
-import type { RpcResult, RpcRoute } from './http.js';
+import type { RpcRequestHeaders, RpcResult, RpcRoute } from './http.js';
+import { type KeyRefusal, judgeCalls, judgeRequest } from './key-rules.js';
 import type { WebSocketRoute } from './websocket.js';
 
 /** Our code for a missing, unknown or revoked API key (HTTP 401); see docs/decisions.md#keys-and-access. */
@@ -38,7 +39,7 @@ function bannedMessage(client: string): string {
   return `Forbidden: requests from ${client} are banned on this node (sco_banAddress); the operator can lift the ban with sco_unbanAddress`;
 }
 
-type Access = { network: NetworkName; userId: string | undefined } | { denied: string };
+type Access = { network: NetworkName; userId: string | undefined; record?: ApiKeyRecord } | { denied: string };
 
 export interface RpcGateOptions {
   dispatcher: Dispatcher<RpcContext>;
@@ -80,7 +81,22 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       return { denied: 'Unauthorized: unknown API key. Use the key-bearing URL printed at start-up or shown in the dashboard: POST /<API_KEY>' };
     }
     if (record.revokedAt !== null) return { denied: 'Unauthorized: this API key was revoked' };
-    return { network: record.network, userId: record.userId };
+    return { network: record.network, userId: record.userId, record };
+  };
+
+  /** A dashboard key's options; undefined (the common case) for a key without any, after one map lookup. */
+  const policyOf = (access: Exclude<Access, { denied: string }>): KeyPolicy | undefined =>
+    access.record === undefined ? undefined : gateway.policyOf(access.record);
+  /** What a key's options say of a request (undefined: it passes); `parsed` is absent when judging a WebSocket upgrade. */
+  const judge = async (policy: KeyPolicy, remote: string | undefined, headers: RpcRequestHeaders, parsed?: unknown): Promise<KeyRefusal | undefined> =>
+    (await judgeRequest(policy, remote, headers)) ?? (parsed === undefined || policy.allow === undefined ? undefined : judgeCalls(policy.allow, parsed));
+  const judgeUpgrade = (access: Exclude<Access, { denied: string }>, remote: string | undefined, headers: RpcRequestHeaders): Promise<KeyRefusal | undefined> | undefined => {
+    const policy = policyOf(access);
+    return policy === undefined ? undefined : judge(policy, remote, headers);
+  };
+  const refusalBody = (refusal: KeyRefusal, raw?: string): string => {
+    const id = raw === undefined ? null : idOf(raw);
+    return echoRawId(serializeResponse({ jsonrpc: '2.0', id, error: { code: UNAUTHORIZED_CODE, message: refusal.message, ...(refusal.data === undefined ? {} : { data: refusal.data }) } }), id, raw);
   };
 
   /** A dashboard key's contexts: no node keys; on --hosted no test control either (rpc/access.ts). */
@@ -109,7 +125,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   };
 
   const http: RpcRoute = {
-    async handle(key: string, body: string, remote?: string): Promise<RpcResult> {
+    async handle(key: string, body: string, remote?: string, headers: RpcRequestHeaders = {}): Promise<RpcResult> {
       const client = clientOf(remote);
       if (isBanned(client)) {
         note(client, 'failedHandshakes');
@@ -121,6 +137,13 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
         return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied, body) };
       }
       const parsed = parseJsonBody(body);
+      // Refused by the key's options before the quota: a refused request runs nothing and costs nothing.
+      const policy = policyOf(access);
+      const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
+      if (refusal !== undefined) {
+        note(client, 'failedHandshakes');
+        return { status: refusal.status, body: refusalBody(refusal, body) };
+      }
       const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
       if (quota !== undefined && !quota.allowed) {
         note(client, 'failedHandshakes');
@@ -143,12 +166,15 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       note(client, 'failedHandshakes');
       return errorBody(null, BANNED_CODE, bannedMessage(client));
     },
-    accepts(key, remote) {
-      if (!('denied' in accessOf(key))) return true;
+    async admit(key, remote, headers) {
+      const access = accessOf(key);
+      const refusal: KeyRefusal | undefined =
+        'denied' in access ? { status: 401, message: access.denied } : await judgeUpgrade(access, remote, headers);
+      if (refusal === undefined) return undefined;
       note(clientOf(remote), 'failedHandshakes');
-      return false;
+      return { status: refusal.status, body: refusalBody(refusal) };
     },
-    open(key, send, remote, disconnect) {
+    open(key, send, remote, disconnect, headers = {}) {
       const client = clientOf(remote);
       note(client, 'successfulHandshakes');
       const access = accessOf(key) as Exclude<Access, { denied: string }>;
@@ -168,11 +194,19 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
             return errorBody(idOf(message), BANNED_CODE, bannedMessage(client), message);
           }
           // A key revoked while the socket is open stops working at once.
-          if ('denied' in accessOf(key)) {
+          const now = accessOf(key);
+          if ('denied' in now) {
             note(client, 'failedHandshakes');
             return errorBody(idOf(message), UNAUTHORIZED_CODE, 'Unauthorized: this API key was revoked', message);
           }
           const parsed = parseJsonBody(message);
+          // Each message is judged by the key's options as they are now (edited, or the JWT expired since the upgrade).
+          const policy = policyOf(now);
+          const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
+          if (refusal !== undefined) {
+            note(client, 'failedHandshakes');
+            return refusalBody(refusal, message);
+          }
           const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
           if (quota !== undefined && !quota.allowed) {
             note(client, 'failedHandshakes');
@@ -189,7 +223,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
         },
       };
     },
-    unauthorizedBody: () => errorBody(null, UNAUTHORIZED_CODE, 'Unauthorized: unknown or revoked API key'),
+    unauthorizedBody: () => errorBody(null, UNAUTHORIZED_CODE, 'Unauthorized: no API key in the URL (ws://host:port/<API_KEY> or /v2/<API_KEY>)'),
   };
 
   return { http, webSocket };

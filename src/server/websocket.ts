@@ -1,14 +1,20 @@
 /**
- * WebSocket on the RPC path (`ws://host:port/<API_KEY>`), same key check as HTTP. Each message is
+ * WebSocket on the RPC path (`ws://host:port/<API_KEY>` or `/v2/<API_KEY>`), same key check as
+ * HTTP, and the same key options judged on the upgrade request (its Origin, its address, its JWT
+ * from the Authorization header or, for browsers, which cannot set headers on a WebSocket, the
+ * `access_token` query parameter of RFC 6750). Each message is
  * a JSON-RPC request or batch through the dispatcher; each connection has its own subscriptions,
  * which end when it closes. Slow clients are dropped: one that leaves more than maxBufferedBytes
  * unread (a subscriber that stopped reading), or that has not answered the previous ping when the
  * next one is due.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { type IncomingMessage, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
-import { MAX_BODY_BYTES, apiKeyOf } from './http.js';
+import { MAX_BODY_BYTES, type RpcRequestHeaders, apiKeyOf } from './http.js';
+
+/** The query parameter that may carry the JWT on an upgrade (RFC 6750 section 2.3's name). */
+export const WS_TOKEN_PARAM = 'access_token';
 
 /** Bytes a client may leave unread before it is dropped: what it does not read stays in our memory. */
 export const WS_MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
@@ -27,12 +33,21 @@ export interface WebSocketConnection {
   close(): void;
 }
 
+/** An upgrade refused: the HTTP status and JSON body it is answered with. */
+export interface UpgradeRefusal {
+  status: number;
+  body: string;
+}
+
 export interface WebSocketRoute {
-  /** `remote`: the socket's remote address (for the ban list and client reputation). */
-  accepts(key: string, remote?: string): boolean;
+  /**
+   * Judges an upgrade: undefined lets it through, else its refusal (an unknown key: 401; a key's
+   * options: 401 or 403). `remote`: the socket's remote address (ban list, reputation, IP ranges).
+   */
+  admit(key: string, remote: string | undefined, headers: RpcRequestHeaders): Promise<UpgradeRefusal | undefined>;
   /** `disconnect` closes the socket (the gate uses it when the client's address gets banned). */
-  open(key: string, send: (message: string) => void, remote?: string, disconnect?: (code: number, reason: string) => void): WebSocketConnection;
-  /** Body of the 401 answer to an upgrade with an unknown key. */
+  open(key: string, send: (message: string) => void, remote?: string, disconnect?: (code: number, reason: string) => void, headers?: RpcRequestHeaders): WebSocketConnection;
+  /** Body of the 401 answer to an upgrade on a path that is no RPC path. */
   unauthorizedBody(): string;
   /** Body of the 403 answer to an upgrade from a banned address; undefined when not banned. */
   forbidden?(remote: string | undefined): string | undefined;
@@ -71,24 +86,45 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${forbidden}`);
       return;
     }
-    if (key === undefined || !route.accepts(key, remote)) {
+    if (key === undefined) {
       socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${route.unauthorizedBody()}`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (client) => {
-      answered.add(client);
-      client.on('pong', () => answered.add(client));
-      const connection = route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason));
-      client.on('message', (data, isBinary) => {
-        if (isBinary) return;
-        connection.handle(data.toString()).then(
-          (reply) => sendTo(client, reply),
-          () => client.close(1011, 'internal error'),
-        );
-      });
-      client.on('close', () => connection.close());
-      client.on('error', () => client.terminate());
-    });
+    const headers = upgradeHeaders(req);
+    route.admit(key, remote, headers).then(
+      (refusal) => {
+        if (refusal !== undefined) {
+          socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${refusal.body}`);
+          return;
+        }
+        if (socket.destroyed) return;
+        wss.handleUpgrade(req, socket, head, (client) => serve(client, key, remote, headers));
+      },
+      () => socket.destroy(),
+    );
   });
+  const serve = (client: WebSocket, key: string, remote: string | undefined, headers: RpcRequestHeaders) => {
+    answered.add(client);
+    client.on('pong', () => answered.add(client));
+    const connection = route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason), headers);
+    client.on('message', (data, isBinary) => {
+      if (isBinary) return;
+      connection.handle(data.toString()).then(
+        (reply) => sendTo(client, reply),
+        () => client.close(1011, 'internal error'),
+      );
+    });
+    client.on('close', () => connection.close());
+    client.on('error', () => client.terminate());
+  };
   return wss;
+}
+
+/** The headers the gate judges, the JWT taken from the query when no Authorization header came. */
+function upgradeHeaders(req: IncomingMessage): RpcRequestHeaders {
+  const { origin, authorization } = req.headers;
+  if (authorization !== undefined) return { origin, authorization };
+  const query = (req.url ?? '').indexOf('?');
+  const token = query < 0 ? null : new URLSearchParams(req.url!.slice(query + 1)).get(WS_TOKEN_PARAM);
+  return { origin, authorization: token === null ? undefined : `Bearer ${token}` };
 }

@@ -143,7 +143,7 @@ describe('dashboard in chromium', () => {
     expect(shown).toMatch(new RegExp(`^${t.baseUrl}/[0-9a-f]{32}$`));
     expect(await page.locator('#key-url').getAttribute('readonly')).not.toBeNull();
 
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     testnetKeyUrl = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
     expect(testnetKeyUrl).toBe(shown);
@@ -159,7 +159,7 @@ describe('dashboard in chromium', () => {
     await page.waitForURL('**/dashboard/keys');
     await page.getByRole('link', { name: 'bravo' }).click();
     await expect.poll(() => page.locator('#key-chain-id').textContent()).toBe('30 (0x1e)');
-    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     const mainnetUrl = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
     const mainnet = new JsonRpcProvider(mainnetUrl);
@@ -342,7 +342,7 @@ describe('dashboard on a phone', () => {
     await openKeyPage('charlie payments backend');
     await screenshot('key');
     await expectFits('key page');
-    for (const control of [p.locator('#key-url'), p.getByRole('button', { name: 'Copy' }), p.getByRole('button', { name: 'Revoke key' })]) {
+    for (const control of [p.locator('#key-url'), p.getByRole('button', { name: 'Copy', exact: true }), p.getByRole('button', { name: 'Revoke key' })]) {
       expect(await fullyOnScreen(p, control)).toBe(true);
     }
   }

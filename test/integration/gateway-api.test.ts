@@ -431,6 +431,9 @@ describe('API keys', () => {
       description: 'staging build',
       key: key.key,
       url: `${t.baseUrl}/${key.key}`,
+      v2Url: `${t.baseUrl}/v2/${key.key}`,
+      allowlist: { origins: [], ipRanges: [], contracts: [], methods: [] },
+      jwtKeys: [],
       createdAt: new Date(clock.ms).toISOString(),
       revokedAt: null,
     });

@@ -326,6 +326,7 @@
     const loadError = document.getElementById('load-error');
     const keyError = document.getElementById('key-error');
     const urlField = document.getElementById('key-url');
+    const v2Field = document.getElementById('key-v2-url');
     const copyButton = document.getElementById('copy-url');
     const copyStatus = document.getElementById('copy-status');
     const revokeButton = document.getElementById('revoke-key');
@@ -350,6 +351,9 @@
       revokedAt.textContent = revoked ? formatTime(key.revokedAt) : '';
       urlField.value = key.url;
       urlField.classList.toggle('revoked', revoked);
+      v2Field.value = key.v2Url;
+      v2Field.classList.toggle('revoked', revoked);
+      renderOptions(key);
       revokeButton.hidden = revoked;
       document.getElementById('revoke-hint').textContent = revoked
         ? 'This key was revoked: requests with it are refused (HTTP 401).'
@@ -357,20 +361,110 @@
       section.hidden = false;
     }
 
-    copyButton.addEventListener('click', async () => {
+    async function copy(field) {
       copyStatus.textContent = '';
       try {
         if (navigator.clipboard === undefined) throw new Error('no clipboard API');
-        await navigator.clipboard.writeText(urlField.value);
+        await navigator.clipboard.writeText(field.value);
         copyStatus.textContent = 'Copied to the clipboard.';
       } catch {
         // No clipboard access (e.g. a page served over plain http to another host): select it instead.
-        urlField.focus();
-        urlField.select();
+        field.focus();
+        field.select();
         copyStatus.textContent = 'Could not reach the clipboard: the URL is selected, press Ctrl+C (or Cmd+C) to copy it.';
       }
-    });
+    }
+    copyButton.addEventListener('click', () => copy(urlField));
+    document.getElementById('copy-v2-url').addEventListener('click', () => copy(v2Field));
     urlField.addEventListener('focus', () => urlField.select());
+    v2Field.addEventListener('focus', () => v2Field.select());
+
+    // ---- the key's options: allow lists and JWT keys (the alternative provider's app settings)
+
+    const allowForm = document.getElementById('allowlist-form');
+    const allowError = document.getElementById('allowlist-error');
+    const allowNotice = document.getElementById('allowlist-notice');
+    const jwtForm = document.getElementById('jwt-form');
+    const jwtError = document.getElementById('jwt-error');
+    const RULES = ['origins', 'ipRanges', 'contracts', 'methods'];
+
+    function renderOptions(key) {
+      const open = key.revokedAt === null;
+      document.getElementById('allowlist-card').hidden = !open;
+      document.getElementById('jwt-card').hidden = !open;
+      for (const rule of RULES) allowForm.elements[rule].value = key.allowlist[rule].join('\n');
+      const items = key.jwtKeys.map((jwtKey) => {
+        const remove = el('button', { className: 'danger small-button', text: 'Remove' });
+        remove.type = 'button';
+        remove.setAttribute('aria-label', `Remove ${jwtKey.name}`);
+        remove.addEventListener('click', () => removeJwtKey(jwtKey, remove));
+        const item = el('li', {}, [el('span', {}, [el('strong', { text: jwtKey.name }), ` ${jwtKey.algorithm} · added ${formatTime(jwtKey.createdAt)}`]), remove]);
+        item.dataset.jwtKeyId = jwtKey.id;
+        return item;
+      });
+      document.getElementById('jwt-keys').replaceChildren(...items);
+      document.getElementById('no-jwt-keys').hidden = items.length !== 0;
+    }
+
+    allowForm.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      showMessage(allowError, '');
+      showMessage(allowNotice, '');
+      const lists = {};
+      for (const rule of RULES) lists[rule] = allowForm.elements[rule].value.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+      const button = allowForm.querySelector('button[type="submit"]');
+      button.disabled = true;
+      try {
+        render(await api('PUT', `/keys/${encodeURIComponent(current.id)}/allowlist`, lists));
+        showMessage(allowNotice, 'Allow lists saved: they apply to the next request.');
+      } catch (err) {
+        showMessage(allowError, messageOf(err));
+      } finally {
+        button.disabled = false;
+      }
+    });
+
+    jwtForm.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      showMessage(jwtError, '');
+      const name = jwtForm.elements.name.value.trim();
+      const text = jwtForm.elements.publicKey.value.trim();
+      if (name === '' || text === '') {
+        showMessage(jwtError, name === '' ? 'Give the JWT key a name.' : 'Paste the public key (PEM or JWK).');
+        return;
+      }
+      let publicKey = text;
+      if (text.startsWith('{')) {
+        try {
+          publicKey = JSON.parse(text);
+        } catch {
+          showMessage(jwtError, 'The JWK is not valid JSON.');
+          return;
+        }
+      }
+      const button = jwtForm.querySelector('button[type="submit"]');
+      button.disabled = true;
+      try {
+        render(await api('POST', `/keys/${encodeURIComponent(current.id)}/jwt-keys`, { name, algorithm: jwtForm.elements.algorithm.value, publicKey }));
+        jwtForm.reset();
+      } catch (err) {
+        showMessage(jwtError, messageOf(err));
+      } finally {
+        button.disabled = false;
+      }
+    });
+
+    async function removeJwtKey(jwtKey, button) {
+      if (!window.confirm(`Remove the JWT key "${jwtKey.name}"? Tokens signed with it stop working at once.`)) return;
+      button.disabled = true;
+      showMessage(jwtError, '');
+      try {
+        render(await api('DELETE', `/keys/${encodeURIComponent(current.id)}/jwt-keys/${encodeURIComponent(jwtKey.id)}`));
+      } catch (err) {
+        showMessage(jwtError, messageOf(err));
+        button.disabled = false;
+      }
+    }
 
     revokeButton.addEventListener('click', async () => {
       if (current === null || !confirmRevoke(current)) return;
