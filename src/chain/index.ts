@@ -32,6 +32,7 @@ export { IndexedTrie, accountProof } from './state/proofs.js';
 export { matchesInBlock, type LogCriteria, type LogMatch } from './storage/log-index.js';
 export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './storage/log-query.js';
 export { callTrace } from './tracing/call-tracer.js';
+export { internalOperations, otsTraceEntries } from './tracing/otterscan.js';
 export { parityTraces, type ParityTrace } from './tracing/parity.js';
 export { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from './tracing/recorder.js';
 export type { TraceTarget, TracedTx } from './tracing/replay.js';

@@ -5,6 +5,7 @@
  * committed head with its state, receipts and indexes intact.
  */
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
+import { type ContractCreation, type HistoryPage, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
@@ -60,7 +61,7 @@ export type ChainRecord =
   | { node: string; value: Uint8Array }
   | { meta: string; value: Uint8Array };
 
-/** A block's records: the block, its receipts, the hash and transaction indexes and its log postings. */
+/** A block's records: the block, its receipts, the hash, transaction and address indexes and its log postings. */
 function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[] {
   const number = block.header.number;
   const ops: KvOp[] = [
@@ -75,6 +76,7 @@ function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Ui
     ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
   });
   for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+  ops.push(...addressIndexOps(block, receipts));
   return ops;
 }
 
@@ -303,6 +305,27 @@ export class ChainStore {
     return found.filter((r): r is BlockReceipts => r !== undefined);
   }
 
+  /** A page of the address's transactions (address-index.ts). */
+  async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
+    if (this.loading !== undefined) await this.loading;
+    return addressHistory(this.kv, address, direction, pageSize);
+  }
+
+  async hasAddressHistory(address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
+    if (this.loading !== undefined) await this.loading;
+    return hasHistory(this.kv, address, bound);
+  }
+
+  async senderNonceTx(sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
+    if (this.loading !== undefined) await this.loading;
+    return senderNonceTx(this.kv, sender, nonce);
+  }
+
+  async contractCreation(contract: Uint8Array): Promise<ContractCreation | undefined> {
+    if (this.loading !== undefined) await this.loading;
+    return contractCreation(this.kv, contract);
+  }
+
   /** Block hash (hex) → state root, for every block with an irregular state record. */
   async irregularStates(): Promise<Map<string, Uint8Array>> {
     const found = new Map<string, Uint8Array>();
@@ -352,6 +375,7 @@ export class ChainStore {
       ops.push({ type: 'del', key: metaKey(irregularStateMeta(block.hash)) });
       for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
       for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
+      for (const { key } of addressIndexOps(block, receipts)) ops.push({ type: 'del', key });
     }
     this.stateDb.discardPending();
     ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));
