@@ -261,6 +261,9 @@ describe('the address index', () => {
 
   it('refuses bad input with -32602', async () => {
     expect((await errorOf('ots_searchTransactionsBefore', [COW.address, 0, 1001])).code).toBe(-32602);
+    expect((await errorOf('ots_searchTransactionsBefore', [COW.address, 0, 0])).code).toBe(-32602);
+    expect((await errorOf('ots_searchTransactionsBefore', [COW.address, `0x1${'0'.repeat(16)}`, 25])).code).toBe(-32602);
+    expect((await errorOf('ots_getTransactionBySenderAndNonce', [COW.address, `0x${'f'.repeat(64)}`])).code).toBe(-32602);
     expect((await errorOf('ots_searchTransactionsBefore', ['0x1234', 0, 25])).code).toBe(-32602);
     expect((await errorOf('ots_searchTransactionsAfter', [COW.address, -1, 25])).code).toBe(-32602);
     expect((await errorOf('ots_getBlockDetails', [1.5])).code).toBe(-32602);

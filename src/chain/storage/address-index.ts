@@ -79,7 +79,8 @@ export async function addressHistory(kv: Kv, address: Uint8Array, direction: { b
   const positions: TxPosition[] = [];
   for await (const [key] of kv.iterator(range)) {
     const found = positionOf(key);
-    if (positions.length >= pageSize && found.blockNumber !== positions[positions.length - 1]!.blockNumber) return { positions, more: true };
+    const last = positions[positions.length - 1];
+    if (last !== undefined && positions.length >= pageSize && found.blockNumber !== last.blockNumber) return { positions, more: true };
     positions.push(found);
   }
   return { positions, more: false };

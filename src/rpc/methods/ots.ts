@@ -24,10 +24,18 @@ const API_LEVEL = 8;
  */
 const MAX_PAGE_SIZE = 1_000;
 
+/** Block numbers and nonces are stored as 8 bytes (storage/keys.ts): larger ones name nothing. */
+const MAX_UINT64 = 2n ** 64n - 1n;
+
 const txHash = hash32.as('transactionHash');
-const pageSize = atMost(quantityOrDecimal, BigInt(MAX_PAGE_SIZE), `the page size limit ${MAX_PAGE_SIZE}`).as('pageSize');
+const pageSize = makeDecoder('pageSize', (v) => {
+  const n = atMost(quantityOrDecimal, BigInt(MAX_PAGE_SIZE), `the page size limit ${MAX_PAGE_SIZE}`).parse(v);
+  if (n === 0n) throw new ParamError('a page size of at least 1');
+  return Number(n);
+});
 const pageNumber = quantityOrDecimal.as('pageNumber');
-const searchBlock = quantityOrDecimal.as('blockNumber');
+const searchBlock = atMost(quantityOrDecimal, MAX_UINT64, '2^64-1').as('blockNumber');
+const nonceParam = atMost(quantityOrDecimal, MAX_UINT64, '2^64-1').as('nonce');
 
 /** A block as Otterscan sends it: a JSON number (erigon's rpc.BlockNumber), or any block selector. */
 const blockNumberOrTag = makeDecoder<BlockSelector>('blockNumber', (v) => {
@@ -149,9 +157,9 @@ export const otsMethods = [
       const block = await minedBlock(ctx, selector);
       if (block === undefined) return null;
       const all = visible(ctx, block);
-      const start = page * size;
+      const start = page * BigInt(size);
       const positions: number[] = [];
-      for (let i = start; i < start + size && i < BigInt(all.length); i++) positions.push(block.transactions.indexOf(all[Number(i)]!));
+      for (let i = start; i < start + BigInt(size) && i < BigInt(all.length); i++) positions.push(block.transactions.indexOf(all[Number(i)]!));
       const formatted = formatBlock(toBlockView({ pending: false, block }), false, ctx.options.skipRemasc);
       const transactions = positions.map((index) => {
         const tx = formatTransaction(block.transactions[index]!, { blockHash: block.hash, blockNumber: block.header.number, index });
@@ -169,7 +177,7 @@ export const otsMethods = [
     async (ctx, [account, before, size]) => {
       const bytes = account.bytes;
       const from = before === 0n ? ctx.chain.head.header.number + 1n : before;
-      const { txs, more } = await ctx.chain.addressHistory(bytes, { before: from }, Number(size));
+      const { txs, more } = await ctx.chain.addressHistory(bytes, { before: from }, size);
       const firstPage = before === 0n || !(await ctx.chain.hasAddressHistory(bytes, { atOrAbove: from }));
       return searchResult(ctx, txs, firstPage, !more);
     },
@@ -180,7 +188,7 @@ export const otsMethods = [
     params([address, searchBlock, pageSize]),
     async (ctx, [account, after, size]) => {
       const bytes = account.bytes;
-      const { txs, more } = await ctx.chain.addressHistory(bytes, { after }, Number(size));
+      const { txs, more } = await ctx.chain.addressHistory(bytes, { after }, size);
       const lastPage = after === 0n || !(await ctx.chain.hasAddressHistory(bytes, { atOrBelow: after }));
       return searchResult(ctx, txs.reverse(), !more, lastPage);
     },
@@ -188,7 +196,7 @@ export const otsMethods = [
   method(
     'ots_getTransactionBySenderAndNonce',
     "The hash of the mined transaction the sender sent with this nonce, or null (from the address index).",
-    params([address.as('sender'), quantityOrDecimal.as('nonce')]),
+    params([address.as('sender'), nonceParam]),
     async (ctx, [sender, nonce]) => {
       const found = await ctx.chain.transactionBySenderAndNonce(sender.bytes, nonce);
       return found === undefined ? null : bytesToHex(found.tx.hash);
