@@ -34,6 +34,7 @@ export { MAX_LOGS, MAX_LOG_BLOCK_RANGE } from './storage/log-query.js';
 export { callTrace } from './tracing/call-tracer.js';
 export { internalOperations, otsTraceEntries } from './tracing/otterscan.js';
 export { parityTraces, type ParityTrace } from './tracing/parity.js';
+export { traceWithStateDiff } from './tracing/state-diff.js';
 export { MAX_STRUCT_LOG_BYTES, StructLogBudget, type StructLogOptions } from './tracing/recorder.js';
 export type { TraceTarget, TracedTx } from './tracing/replay.js';
 export { structLogTrace } from './tracing/struct-log.js';

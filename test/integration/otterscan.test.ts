@@ -115,6 +115,72 @@ describe('the API level and single-transaction methods', () => {
   });
 });
 
+describe('trace_replayTransaction (Otterscan\'s state-changes tab)', () => {
+  /** S: SSTORE 0x2a at slot 0, then stop. */
+  const S_RUNTIME = '602a60005500';
+  const slot0 = `0x${word(0)}`;
+
+  it('stateDiff: the written slot, the sender balance and nonce, REMASC\'s fee; trace when asked; vmTrace null', async () => {
+    const { address } = await deploy(S_RUNTIME);
+    const sent = await send({ to: address });
+    const gasPrice = (await provider.getTransaction(sent.hash))!.gasPrice;
+    const fee = sent.receipt.gasUsed * gasPrice;
+    const replay = await ots('trace_replayTransaction', [sent.hash, ['stateDiff', 'trace']]);
+    expect(replay.output).toBe('0x');
+    expect(replay.vmTrace).toBeNull();
+    expect(replay.stateDiff[address]).toEqual({ balance: '=', nonce: '=', code: '=', storage: { [slot0]: { '*': { from: `0x${word(0)}`, to: `0x${word(0x2a)}` } } } });
+    const cow = replay.stateDiff[COW.address];
+    expect(BigInt(cow.balance['*'].from) - BigInt(cow.balance['*'].to)).toBe(fee);
+    expect(BigInt(cow.nonce['*'].to) - BigInt(cow.nonce['*'].from)).toBe(1n);
+    const remasc = replay.stateDiff['0x0000000000000000000000000000000001000008'];
+    expect(BigInt(remasc.balance['*'].to) - BigInt(remasc.balance['*'].from)).toBe(fee);
+    expect(replay.trace).toHaveLength(1);
+    expect(replay.trace[0]).toMatchObject({ type: 'call', action: { from: COW.address, to: address }, traceAddress: [] });
+    expect(replay.trace[0].blockHash).toBeUndefined();
+
+    const only = await ots('trace_replayTransaction', [sent.hash, ['trace']]);
+    expect(only.stateDiff).toBeNull();
+    expect(only.trace).toEqual(replay.trace);
+  });
+
+  it('stateDiff of a deployment: the contract is born (+), its code included', async () => {
+    const { address, hash } = await deploy(S_RUNTIME);
+    const replay = await ots('trace_replayTransaction', [hash, ['stateDiff']]);
+    expect(replay.stateDiff[address].code).toEqual({ '+': `0x${S_RUNTIME}` });
+    expect(replay.stateDiff[address].balance).toEqual({ '+': '0x0' });
+    expect(replay.trace).toEqual([]);
+  });
+
+  it('stateDiff of the second transaction of a block starts from the state the first left', async () => {
+    const { address } = await deploy(S_RUNTIME);
+    await provider.send('evm_setAutomine', [false]);
+    let second: string;
+    try {
+      const nonce = await provider.getTransactionCount(COW.address, 'pending');
+      await wallet.sendTransaction({ type: 0, to: COW1.address, value: 1n, gasLimit: 21_000, nonce });
+      second = (await wallet.sendTransaction({ type: 0, to: address, gasLimit: 100_000, nonce: nonce + 1 })).hash;
+      await provider.send('evm_mine', []);
+    } finally {
+      await provider.send('evm_setAutomine', [true]);
+    }
+    const mined = (await provider.getTransaction(second))!;
+    expect(mined.index).toBe(1);
+    const replay = await ots('trace_replayTransaction', [second, ['stateDiff']]);
+    expect(replay.stateDiff[COW.address].nonce).toEqual({ '*': { from: `0x${(mined.nonce).toString(16)}`, to: `0x${(mined.nonce + 1).toString(16)}` } });
+    expect(replay.stateDiff[address].storage[slot0]).toEqual({ '*': { from: `0x${word(0)}`, to: `0x${word(0x2a)}` } });
+    // COW1 received value in the first transaction only: untouched here.
+    expect(replay.stateDiff[COW1.address]).toBeUndefined();
+  });
+
+  it('refuses vmTrace and unknown types with -32602; null for an unknown transaction', async () => {
+    const { hash } = await send({ to: COW1.address, value: 1n });
+    expect((await errorOf('trace_replayTransaction', [hash, ['vmTrace']])).code).toBe(-32602);
+    expect((await errorOf('trace_replayTransaction', [hash, ['x']])).code).toBe(-32602);
+    expect((await errorOf('trace_replayTransaction', [hash, 'trace'])).code).toBe(-32602);
+    expect(await ots('trace_replayTransaction', [`0x${'12'.repeat(32)}`, ['trace']])).toBeNull();
+  });
+});
+
 describe('blocks', () => {
   it('ots_getBlockDetails: no transactions, transactionCount, logsBloom null, zero issuance (RSK mints nothing), fees paid', async () => {
     const { block, receipt } = await send({ to: COW1.address, value: 5n });
