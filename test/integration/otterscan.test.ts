@@ -76,6 +76,7 @@ describe('the API level and single-transaction methods', () => {
     expect(await ots('ots_hasCode', [address, 'latest'])).toBe(true);
     expect(await ots('ots_hasCode', [address, `0x${(block - 1).toString(16)}`])).toBe(false);
     expect(await ots('ots_hasCode', [COW1.address, 'latest'])).toBe(false);
+    expect(await errorOf('ots_hasCode', [address, 10_000_000])).toMatchObject({ code: -32600, message: 'Block 0x989680 not found' });
   });
 
   it('ots_getTransactionError: the raw revert data of a failed transaction, 0x of a successful one', async () => {

@@ -6,14 +6,13 @@
  * rpc-types-trace otterscan.rs.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { type Chain, type RskBlock, type TracedTx, blockTarget, internalOperations, otsTraceEntries, trace } from '../../chain/index.js';
+import { type Chain, ChainError, type RskBlock, type TracedTx, blockTarget, internalOperations, otsTraceEntries, trace } from '../../chain/index.js';
 import { type RpcContext, method } from '../context.js';
-import { InvalidParams } from '../errors.js';
 import { formatBlock, formatTransaction, quantity } from '../format.js';
 import { receiptJson, minedTransactionJson } from '../json-cache.js';
 import { ParamError, address, atMost, blockSelector, hash32, makeDecoder, params, quantityOrDecimal } from '../params.js';
 import { type RawJson, resultValue } from '../raw-json.js';
-import { resolveBlock, toBlockView } from '../resolve.js';
+import { describeSelector, resolveBlock, toBlockView } from '../resolve.js';
 import type { BlockSelector } from '../types.js';
 
 /** The level Otterscan 2.x requires (its src/params.ts MIN_API_LEVEL). */
@@ -114,7 +113,8 @@ export const otsMethods = [
   ),
   method('ots_hasCode', 'Whether the address has code at the block (number or tag).', params([address, blockNumberOrTag.orDefault({ tag: 'latest' })]), async (ctx, [account, selector]) => {
     const block = await minedBlock(ctx, selector);
-    if (block === undefined) throw new InvalidParams('block not found');
+    // As eth_getBalance: rskj answers an unknown block with -32600.
+    if (block === undefined) throw new ChainError('blockNotFound', `Block ${describeSelector(selector)} not found`);
     const target = ctx.chain.targetOf(block);
     return (await ctx.chain.stateReader(target.header.stateRoot, target.db).getCode(account)).length > 0;
   }),
