@@ -27,9 +27,10 @@ const MAX_PAGE_SIZE = 1_000;
 const MAX_UINT64 = 2n ** 64n - 1n;
 
 const txHash = hash32.as('transactionHash');
+const pageSizeUpToMax = atMost(quantityOrDecimal, BigInt(MAX_PAGE_SIZE), `the page size limit ${MAX_PAGE_SIZE}`);
 const pageSize = makeDecoder('pageSize', (v) => {
-  const n = atMost(quantityOrDecimal, BigInt(MAX_PAGE_SIZE), `the page size limit ${MAX_PAGE_SIZE}`).parse(v);
-  if (n === 0n) throw new ParamError('a page size of at least 1');
+  const n = pageSizeUpToMax.parse(v);
+  if (n === 0n) throw new ParamError('expected a page size of at least 1, got 0');
   return Number(n);
 });
 const pageNumber = quantityOrDecimal.as('pageNumber');
