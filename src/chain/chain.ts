@@ -150,6 +150,7 @@ export class Chain {
       const execution: Execution = new Execution(common, (n) => head.blockByNumber(n));
       const head: ChainHead = new ChainHead(execution, store);
       await head.load(await loadHeadBlock(store, execution, options));
+      await store.ensureAddressIndex();
       const targets = await loadMinerTargets(store, options, (await store.getBlock(0n))!);
       return new Chain(options, store, head, targets);
     } catch (err) {

@@ -2,8 +2,13 @@
  * Otterscan's API (issue 23): the ots_* methods and erigon_getHeaderByNumber in the shapes
  * Otterscan 2.x reads (called as it calls them, through an ethers provider's send, block numbers as
  * JSON numbers), and the address index behind its address pages: paging, evm_revert, evm_reset,
- * a state load, and proof that a page reads only its own blocks. Contracts are hand-assembled.
+ * a state load, an older data directory, and proof that a page reads only its own blocks.
+ * Contracts are hand-assembled.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Level } from 'level';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { JsonRpcProvider, Wallet, getCreateAddress } from 'ethers';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
@@ -361,6 +366,43 @@ describe('resets, state loads and browsers', () => {
       otherProvider.destroy();
     } finally {
       await other.close();
+    }
+  });
+
+  it('builds the index at start for a data directory made before it existed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ots-old-datadir-'));
+    try {
+      const recipient = fresh();
+      let sent: string;
+      let created: { address: string; hash: string };
+      {
+        const first = await startTestNode({ inMemory: false, dataDir: dir });
+        const firstProvider = new JsonRpcProvider(first.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+        const firstWallet = new Wallet(COW.privateKey, firstProvider);
+        sent = (await (await firstWallet.sendTransaction({ type: 0, to: recipient, value: 1n, gasLimit: 21_000 })).wait())!.hash;
+        const receipt = (await (await firstWallet.sendTransaction({ type: 0, data: initCode(B_RUNTIME), gasLimit: 200_000 })).wait())!;
+        created = { address: receipt.contractAddress!.toLowerCase(), hash: receipt.hash };
+        firstProvider.destroy();
+        await first.close();
+      }
+      // What a data directory from before the index holds: no index records, no mark.
+      const db = new Level<Uint8Array, Uint8Array>(join(dir, 'testnet'), { keyEncoding: 'view', valueEncoding: 'view' });
+      const gone: Uint8Array[] = [];
+      for await (const key of db.keys()) if (key[0] === 0x0b || key[0] === 0x0c || key[0] === 0x0d) gone.push(key);
+      expect(gone.length).toBeGreaterThan(0);
+      await db.batch([...gone, Uint8Array.of(0x07, ...new TextEncoder().encode('address-index'))].map((key) => ({ type: 'del' as const, key })));
+      await db.close();
+
+      const second = await startTestNode({ inMemory: false, dataDir: dir });
+      try {
+        const page = await rpc(second.testnetUrl, 'ots_searchTransactionsBefore', [recipient, 0, 25]);
+        expect(page.body.result.txs.map((tx: { hash: string }) => tx.hash)).toEqual([sent]);
+        expect((await rpc(second.testnetUrl, 'ots_getContractCreator', [created.address])).body.result).toEqual({ hash: created.hash, creator: COW.address });
+      } finally {
+        await second.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

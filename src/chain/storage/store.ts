@@ -55,6 +55,12 @@ const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 
 /** Records written per batch by a state load: bounded memory however long the chain. */
 const LOAD_BATCH_OPS = 10_000;
 
+/**
+ * Meta record marking the address index complete: absent in a data directory made before the
+ * index existed, whose blocks ensureAddressIndex then indexes once.
+ */
+const ADDRESS_INDEX_META = 'address-index';
+
 /** What a state load writes: a block with its receipts (stored RLP), a state node, a meta record. */
 export type ChainRecord =
   | { block: Uint8Array; receipts: Uint8Array }
@@ -303,6 +309,28 @@ export class ChainStore {
       });
     }
     return found.filter((r): r is BlockReceipts => r !== undefined);
+  }
+
+  /**
+   * Indexes every stored block once when the address index is not marked complete (a data
+   * directory made before it); a no-op afterwards. Safe to repeat after a crash: the puts are the
+   * same and the mark is written last. Returns the blocks indexed.
+   */
+  async ensureAddressIndex(): Promise<number> {
+    if ((await this.kv.get(metaKey(ADDRESS_INDEX_META))) !== undefined) return 0;
+    const head = (await this.headNumber()) ?? -1n;
+    let ops: KvOp[] = [];
+    for (let n = 0n; n <= head; n++) {
+      const [block, receipts] = [await this.getBlock(n), await this.getReceipts(n)];
+      if (block !== undefined && receipts !== undefined) ops.push(...addressIndexOps(block, receipts));
+      if (ops.length >= LOAD_BATCH_OPS) {
+        await this.kv.batch(ops);
+        ops = [];
+      }
+    }
+    ops.push({ type: 'put', key: metaKey(ADDRESS_INDEX_META), value: Uint8Array.of(1) });
+    await this.kv.batch(ops);
+    return Number(head + 1n);
   }
 
   /** A page of the address's transactions (address-index.ts). */
