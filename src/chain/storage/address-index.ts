@@ -4,7 +4,8 @@
  * transaction of each (sender, nonce), and each contract's creator. They let Otterscan's address
  * pages (ots_searchTransactions*, ots_getTransactionBySenderAndNonce, ots_getContractCreator) read
  * only the blocks they show, never scan the chain. Only top-level facts are indexed: addresses
- * touched inside a call, and contracts a contract creates, are not (see docs: a trace per block).
+ * touched inside a call, and contracts a contract creates, are not: the transaction and its receipt
+ * are the only cheap sources at commit time (docs/pending/otterscan.md, Decisions).
  */
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';

@@ -6,7 +6,7 @@ export interface KvRange {
   gte?: Uint8Array;
   lt?: Uint8Array;
   lte?: Uint8Array;
-  /** Newest key first (LevelDB's and memory-level's option). */
+  /** Keys in descending order (LevelDB's and memory-level's option). */
   reverse?: boolean;
 }
 
