@@ -206,6 +206,7 @@ export class Chain {
       const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
       const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
       await head.load(headBlock);
+      await store.ensureAddressIndex(head.baseNumber);
       const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
       return new Chain(options, store, head, targets, fork?.connection);
     } catch (err) {
@@ -260,6 +261,41 @@ export class Chain {
     const block = await this.blockByNumber(location.blockNumber);
     const tx = block?.transactions[location.index];
     return block === undefined || tx === undefined ? undefined : { tx, block, index: location.index };
+  }
+
+  /**
+   * A page of the address's mined transactions from the address index (storage/address-index.ts):
+   * newest first below block `before`, or oldest first above block `after`. Reads only the page's
+   * blocks. A block dropped since the index was read (evm_revert) is left out.
+   */
+  async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<{ txs: TxLookup[]; more: boolean }> {
+    const page = await this.store.addressHistory(address, direction, pageSize);
+    const txs: TxLookup[] = [];
+    for (const { blockNumber, index } of page.positions) {
+      const block = await this.blockByNumber(blockNumber);
+      const tx = block?.transactions[index];
+      if (block !== undefined && tx !== undefined) txs.push({ tx, block, index });
+    }
+    return { txs, more: page.more };
+  }
+
+  /** Whether the address index has entries at or above, or at or below, a block. */
+  hasAddressHistory(address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
+    return this.store.hasAddressHistory(address, bound);
+  }
+
+  /** The mined transaction `sender` sent with `nonce` (the newest, should test control have repeated a nonce). */
+  async transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<TxLookup | undefined> {
+    const at = await this.store.senderNonceTx(sender, nonce);
+    if (at === undefined) return undefined;
+    const block = await this.blockByNumber(at.blockNumber);
+    const tx = block?.transactions[at.index];
+    return block === undefined || tx === undefined ? undefined : { tx, block, index: at.index };
+  }
+
+  /** The transaction that created the contract at `address` and its sender; top-level creations only. */
+  contractCreator(address: Uint8Array): Promise<{ txHash: Uint8Array; creator: Uint8Array } | undefined> {
+    return this.store.contractCreation(address);
   }
 
   pooledTransaction(hash: Uint8Array): TxRecord | undefined {

@@ -118,5 +118,13 @@ describe('MemoryKv', () => {
     const kinds: number[] = [];
     for await (const key of store.keys()) kinds.push(key[0]!);
     expect(kinds).toEqual([6, 6, 6, 7, 8, 8, 8, 8]);
+
+    // Descending, within one ordered kind and across kinds (the sorted path).
+    const descending: bigint[] = [];
+    for await (const [key] of store.iterator({ gte: from, lte: to, reverse: true })) descending.push(new DataView(key.buffer, key.byteOffset + 21).getBigUint64(0));
+    expect(descending).toEqual([5n, 3n]);
+    const kindsDescending: number[] = [];
+    for await (const [key] of store.iterator({ reverse: true })) kindsDescending.push(key[0]!);
+    expect(kindsDescending).toEqual([8, 8, 8, 8, 7, 6, 6, 6]);
   });
 });

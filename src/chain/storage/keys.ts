@@ -6,6 +6,8 @@ export interface KvRange {
   gte?: Uint8Array;
   lt?: Uint8Array;
   lte?: Uint8Array;
+  /** Keys in descending order (LevelDB's and memory-level's option). */
+  reverse?: boolean;
 }
 
 export type KvOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
@@ -35,8 +37,12 @@ const LOG_TOPIC = 0x09;
 const LOG_BLOCK = 0x0a;
 /** The fork cache's entries (fork/cache.ts): remote answers, never local state. */
 const FORK_CACHE = 0x0b;
-/** The record kinds read by key ranges (meta records, the log index); all others only by key. */
-export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK]);
+/** The address index (address-index.ts): an address's transactions, contract creators, sender + nonce. */
+const ADDRESS_TX = 0x0c;
+const CONTRACT_CREATOR = 0x0d;
+const SENDER_NONCE = 0x0e;
+/** The record kinds read by key ranges (meta records, the log and address indexes); all others only by key. */
+export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK, ADDRESS_TX, SENDER_NONCE]);
 
 export function headKey(): Uint8Array {
   return HEAD;
@@ -80,3 +86,11 @@ export const irregularStateMeta = (blockHash: Uint8Array) => `${IRREGULAR_STATE_
 export const logAddressPrefix = (address: Uint8Array) => prefixed(LOG_ADDRESS, address);
 export const logTopicPrefix = (position: number, topic: Uint8Array) => concatBytes(Uint8Array.of(LOG_TOPIC, position), topic);
 export const logBlockPrefix = () => Uint8Array.of(LOG_BLOCK);
+
+/**
+ * The address index (address-index.ts). A transaction's position (block number, then index in the
+ * block) ends each key, so a prefix scan in either direction is the address's history in order.
+ */
+export const addressTxPrefix = (address: Uint8Array) => prefixed(ADDRESS_TX, address);
+export const senderNoncePrefix = (sender: Uint8Array, nonce: bigint) => concatBytes(Uint8Array.of(SENDER_NONCE), sender, encodeNumber(nonce));
+export const contractCreatorKey = (contract: Uint8Array) => prefixed(CONTRACT_CREATOR, contract);

@@ -178,7 +178,9 @@ export class MemoryKv implements Kv {
     for await (const [key, value] of this.tree.iterator(range)) found.set(keyString(key), value);
     const inRange = rangeTest(range);
     for (const key of this.slabs.keys()) if (inRange(key)) found.set(key, this.slabs.get(key)!);
-    for (const key of [...found.keys()].sort()) yield [keyBytes(key), found.get(key)!];
+    const keys = [...found.keys()].sort();
+    if (range.reverse === true) keys.reverse();
+    for (const key of keys) yield [keyBytes(key), found.get(key)!];
   }
 
   /**

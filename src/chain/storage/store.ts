@@ -5,6 +5,7 @@
  * committed head with its state, receipts and indexes intact.
  */
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
+import { type ContractCreation, type HistoryPage, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
@@ -55,13 +56,19 @@ const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 
 /** Records written per batch by a state load: bounded memory however long the chain. */
 const LOAD_BATCH_OPS = 10_000;
 
+/**
+ * Meta record marking the address index complete: absent in a data directory made before the
+ * index existed, whose blocks ensureAddressIndex then indexes once.
+ */
+const ADDRESS_INDEX_META = 'address-index';
+
 /** What a state load writes: a block with its receipts (stored RLP), a state node, a meta record. */
 export type ChainRecord =
   | { block: Uint8Array; receipts: Uint8Array }
   | { node: string; value: Uint8Array }
   | { meta: string; value: Uint8Array };
 
-/** A block's records: the block, its receipts, the hash and transaction indexes and its log postings. */
+/** A block's records: the block, its receipts, the hash, transaction and address indexes and its log postings. */
 function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[] {
   const number = block.header.number;
   const ops: KvOp[] = [
@@ -76,6 +83,7 @@ function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Ui
     ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
   });
   for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
+  ops.push(...addressIndexOps(block, receipts));
   return ops;
 }
 
@@ -312,6 +320,50 @@ export class ChainStore {
     return found.filter((r): r is BlockReceipts => r !== undefined);
   }
 
+  /**
+   * Indexes every stored block once when the address index is not marked complete (a data
+   * directory made before it); a no-op afterwards. Safe to repeat after a crash: the puts are the
+   * same and the mark is written last. Returns the blocks indexed.
+   */
+  async ensureAddressIndex(base = 0n): Promise<number> {
+    if ((await this.kv.get(metaKey(ADDRESS_INDEX_META))) !== undefined) return 0;
+    const head = (await this.headNumber()) ?? -1n;
+    let ops: KvOp[] = [];
+    // From the chain's first stored block: a fork's blocks below its fork block are the remote's.
+    for (let n = base; n <= head; n++) {
+      const [block, receipts] = [await this.getBlock(n), await this.getReceipts(n)];
+      if (block !== undefined && receipts !== undefined) ops.push(...addressIndexOps(block, receipts));
+      if (ops.length >= LOAD_BATCH_OPS) {
+        await this.kv.batch(ops);
+        ops = [];
+      }
+    }
+    ops.push({ type: 'put', key: metaKey(ADDRESS_INDEX_META), value: Uint8Array.of(1) });
+    await this.kv.batch(ops);
+    return Number(head + 1n);
+  }
+
+  /** A page of the address's transactions (address-index.ts). */
+  async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
+    if (this.loading !== undefined) await this.loading;
+    return addressHistory(this.kv, address, direction, pageSize);
+  }
+
+  async hasAddressHistory(address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
+    if (this.loading !== undefined) await this.loading;
+    return hasHistory(this.kv, address, bound);
+  }
+
+  async senderNonceTx(sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
+    if (this.loading !== undefined) await this.loading;
+    return senderNonceTx(this.kv, sender, nonce);
+  }
+
+  async contractCreation(contract: Uint8Array): Promise<ContractCreation | undefined> {
+    if (this.loading !== undefined) await this.loading;
+    return contractCreation(this.kv, contract);
+  }
+
   /** Block hash (hex) → state root, for every block with an irregular state record. */
   async irregularStates(): Promise<Map<string, Uint8Array>> {
     const found = new Map<string, Uint8Array>();
@@ -361,6 +413,7 @@ export class ChainStore {
       ops.push({ type: 'del', key: metaKey(irregularStateMeta(block.hash)) });
       for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
       for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
+      for (const { key } of addressIndexOps(block, receipts)) ops.push({ type: 'del', key });
     }
     this.stateDb.discardPending();
     ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));

@@ -11,6 +11,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
 import { Address, type DB, bytesToHex } from '@ethereumjs/util';
 import type { EVM } from '@ethereumjs/evm';
+import type { StateManagerInterface } from '@ethereumjs/common';
 import { rskTxOptions } from '../evm/rsk-common.js';
 import type { ExecutionContext } from '../exec/context.js';
 import type { RskHeader } from '../records/header.js';
@@ -62,6 +63,10 @@ export interface ReplayOptions {
   deadline?: Deadline;
   /** prestateTracer instead of the call tree. */
   prestate?: PrestateOptions;
+  /** Called with the EVM before each recorded transaction runs; what it returns, after it ran. */
+  observe?: (evm: EVM) => () => void;
+  /** Called with the state once the last recorded transaction ran (reads only). */
+  inspect?: (state: StateManagerInterface) => Promise<void>;
 }
 
 /** `db` holds the state trie nodes (read only: writes go to an overlay dropped afterwards). */
@@ -102,6 +107,7 @@ export async function replayBlock(
     const recorder = wanted && prestate === undefined ? new TxRecorder(evm, options.structLogs) : undefined;
     recorder?.attach();
     prestate?.attach();
+    const unobserve = wanted ? options.observe?.(evm) : undefined;
     let result;
     try {
       result = await withDeadline(evm, deadline, () =>
@@ -109,12 +115,14 @@ export async function replayBlock(
       );
     } finally {
       recorder?.detach();
+      unobserve?.();
       prestate?.detach();
     }
     if (wanted) traced.push({ index: i, tx: record, recorder, gasUsed: result.totalGasSpent, logIndexStart: logIndex, prestate: await prestate?.result() });
     gasUsed += result.totalGasSpent;
     logIndex += result.execResult.logs?.length ?? 0;
   }
+  await options.inspect?.(state);
   return traced;
 }
 

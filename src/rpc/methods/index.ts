@@ -20,6 +20,7 @@ import { filterMethods } from './filters.js';
 import { subscribeMethods } from './subscribe.js';
 import { debugMethods } from './debug.js';
 import { traceMethods } from './trace.js';
+import { otsMethods } from './ots.js';
 import { personalMethods } from './personal.js';
 import { unsupportedMethods } from './unsupported.js';
 import { scoMethods } from './sco.js';
@@ -46,6 +47,7 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...subscribeMethods,
   ...debugMethods,
   ...traceMethods,
+  ...otsMethods,
   ...personalMethods,
   ...miningMethods,
   ...scoMethods,
