@@ -14,7 +14,7 @@
 const TIERS = [
   ['base'],
   ['bitcoin'],
-  ['records', 'evm', 'keys', 'console'],
+  ['records', 'evm', 'keys', 'console', 'btc-chain'],
   ['storage', 'pool'],
   ['state'],
   ['native'],

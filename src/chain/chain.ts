@@ -41,6 +41,8 @@ import type { TraceCallOptions } from './tracing/trace-call.js';
 import type { TracedTx } from './tracing/replay.js';
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
+import { BtcChain } from './btc-chain/btc-chain.js';
+import { BtcSide } from './btc.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
@@ -101,6 +103,8 @@ export class Chain {
   readonly control: TestControl;
   /** mnr_getWork / eth_getWork and merged-mined block import. */
   readonly merged: MergedBlocks;
+  /** The network's Bitcoin regtest chain and its dev methods (btc.ts). */
+  readonly btc: BtcSide;
   /** State dump and load (state-transfer.ts). */
   private readonly transfer: StateTransfer;
   private readonly parts: ChainParts;
@@ -113,6 +117,7 @@ export class Chain {
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
+    btc: BtcChain,
   ) {
     this.network = options.network;
     this.common = chainHead.execution.common;
@@ -127,6 +132,7 @@ export class Chain {
       pool: this.pool,
       head: chainHead,
       clock: new MinerClock(now),
+      btc,
       lock: new SerialLock(),
       events: this.events,
     };
@@ -138,6 +144,7 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
+    this.btc = new BtcSide(this.parts);
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -151,7 +158,8 @@ export class Chain {
       const head: ChainHead = new ChainHead(execution, store);
       await head.load(await loadHeadBlock(store, execution, options));
       const targets = await loadMinerTargets(store, options, (await store.getBlock(0n))!);
-      return new Chain(options, store, head, targets);
+      const btc = await BtcChain.open(store, options.now ?? Date.now);
+      return new Chain(options, store, head, targets, btc);
     } catch (err) {
       await store.close();
       throw err;

@@ -48,35 +48,37 @@ export class TestControl {
   }
 
   snapshot(): Promise<bigint> {
-    const { lock, store, head, clock, pool } = this.parts;
+    const { lock, store, head, clock, pool, btc } = this.parts;
     return lock.run(async () => {
       // From now on blocks can be dropped by a revert: remember the nodes each one adds.
       store.revertedNodes.setTracking(true);
-      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved() });
+      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved(), btc: btc.save() });
     });
   }
 
   /** Restores a snapshot; false when there is none with that id. */
   revert(id: bigint): Promise<boolean> {
-    const { lock, clock, pool } = this.parts;
+    const { lock, clock, pool, btc } = this.parts;
     return lock.run(async () => {
       const snapshot = this.snapshots.revertTo(id);
       if (snapshot === undefined) return false;
       await this.rewind(snapshot.headNumber, snapshot.stateRoot);
+      await btc.restore(snapshot.btc);
       clock.restore(snapshot.clock);
       pool.restore(snapshot.pool, (saved) => pooledAgain(saved, this.parts.common));
       return true;
     });
   }
 
-  /** Back to genesis: every block above it, every snapshot and the pool are dropped. */
+  /** Back to genesis: every block above it, every snapshot and the pool are dropped; the Bitcoin chain goes back to its premine. */
   reset(): Promise<void> {
-    const { lock, store, clock, pool } = this.parts;
+    const { lock, store, clock, pool, btc } = this.parts;
     return lock.run(async () => {
       this.snapshots.clear();
       this.instance = randomBytes(INSTANCE_ID_BYTES);
       const genesis = (await store.getBlock(0n))!;
       await this.rewind(0n, genesis.header.stateRoot);
+      await btc.reset();
       store.revertedNodes.setTracking(false);
       clock.reset();
       pool.clear();

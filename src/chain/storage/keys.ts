@@ -33,6 +33,8 @@ const META = 0x07;
 const LOG_ADDRESS = 0x08;
 const LOG_TOPIC = 0x09;
 const LOG_BLOCK = 0x0a;
+/** The network's Bitcoin regtest chain (btc-chain/): its tip, and its blocks by height. */
+const BTC = 0x0b;
 /** The record kinds read by key ranges (meta records, the log index); all others only by key. */
 export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK]);
 
@@ -64,6 +66,11 @@ export function stateNodeKeyOfHex(hex: string): Uint8Array {
   Buffer.from(key.buffer).write(hex, 1, 'hex');
   return key;
 }
+const BTC_TIP = Uint8Array.of(BTC);
+export const btcTipKey = () => BTC_TIP;
+export const btcBlockKey = (height: number) => prefixed(BTC, encodeNumber(BigInt(height)));
+/** Whether a key is one of the Bitcoin chain's (a state load leaves them: they are not the RSK chain's). */
+export const isBtcKey = (key: Uint8Array) => key[0] === BTC;
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before

@@ -15,12 +15,15 @@ import {
   type Kv,
   type KvOp,
   blockKey,
+  btcBlockKey,
+  btcTipKey,
   decodeNumber,
   encodeNumber,
   hashToNumberKey,
   headKey,
   IRREGULAR_STATE_PREFIX,
   irregularStateMeta,
+  isBtcKey,
   metaKey,
   receiptsKey,
   stateNodeKey,
@@ -241,6 +244,7 @@ export class ChainStore {
     };
     for await (const key of this.kv.keys()) {
       const isMeta = key[0] === metaPrefix[0];
+      if (isBtcKey(key)) continue;
       if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
       ops.push({ type: 'del', key });
       await flush(LOAD_BATCH_OPS);
@@ -362,5 +366,35 @@ export class ChainStore {
       this.logs.delete(block.header.number);
     }
     return removed;
+  }
+
+  // ---- the Bitcoin regtest chain (btc-chain/): its blocks by height and its tip, each change one batch ----
+
+  async btcTip(): Promise<number | undefined> {
+    const tip = await this.kv.get(btcTipKey());
+    return tip === undefined ? undefined : Number(decodeNumber(tip));
+  }
+
+  /** The stored Bitcoin blocks at heights 0..tip. */
+  async btcBlocks(tip: number): Promise<Uint8Array[]> {
+    const values = await this.kv.getMany(Array.from({ length: tip + 1 }, (_, h) => btcBlockKey(h)));
+    return values.map((value, h) => {
+      if (value === undefined) throw new Error(`chain data is damaged: Bitcoin block ${h} is missing`);
+      return value;
+    });
+  }
+
+  /** Writes Bitcoin blocks from height `from` on and moves the tip to the last, atomically. */
+  async appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void> {
+    const ops: KvOp[] = blocks.map((value, i) => ({ type: 'put', key: btcBlockKey(from + i), value }));
+    ops.push({ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(from + blocks.length - 1)) });
+    await this.kv.batch(ops);
+  }
+
+  /** Deletes the Bitcoin blocks above `height` (up to `tip`) and makes it the tip, atomically. */
+  async truncateBtc(height: number, tip: number): Promise<void> {
+    const ops: KvOp[] = [{ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(height)) }];
+    for (let h = tip; h > height; h--) ops.push({ type: 'del', key: btcBlockKey(h) });
+    await this.kv.batch(ops);
   }
 }

@@ -25,6 +25,7 @@ import { scoMethods } from './sco.js';
 import { rpcMethods } from './rpc.js';
 import { ethBridgeMethods } from './eth-bridge.js';
 import { miningMethods } from './mnr.js';
+import { btcMethods } from './btc.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -49,5 +50,6 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...scoMethods,
   ...rpcMethods(() => METHODS),
   ...ethBridgeMethods,
+  ...btcMethods,
   ...unsupportedMethods,
 ].map(withAccessRules);
