@@ -11,12 +11,12 @@ import { describe, expect, it } from 'vitest';
 import { secp256k1, schnorr } from '@noble/curves/secp256k1.js';
 import { Transaction, p2pkh, p2tr, p2wpkh } from '@scure/btc-signer';
 import { createNode } from '../../src/index.js';
+import { extractMatches, sha256d } from '../helpers/btc.js';
 import { TESTNET_KEY, call, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 const start = nodesClosedAfterEach();
 
-const sha256d = (b: Uint8Array) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 const rev = (b: Uint8Array) => Uint8Array.from(b).reverse();
@@ -32,49 +32,6 @@ const trOf = (priv: Uint8Array) => p2tr(schnorr.getPublicKey(priv), undefined, R
 /** compact bits → target, written here from Bitcoin's definition (not the node's code). */
 function target(bits: number): bigint {
   return BigInt(bits & 0xffffff) * 256n ** BigInt((bits >>> 24) - 3);
-}
-
-/** CPartialMerkleTree::ExtractMatches, written here from Bitcoin Core's merkleblock.cpp. */
-function extractMatches(pmt: Uint8Array): { root: Uint8Array; matched: Uint8Array[]; indexes: number[] } {
-  let o = 0;
-  const view = new DataView(pmt.buffer, pmt.byteOffset, pmt.byteLength);
-  const count = view.getUint32(0, true);
-  o = 4;
-  const varint = () => {
-    const first = pmt[o++]!;
-    if (first < 0xfd) return first;
-    if (first === 0xfd) { const v = view.getUint16(o, true); o += 2; return v; }
-    const v = view.getUint32(o, true); o += 4; return v;
-  };
-  const nHashes = varint();
-  const hashes: Uint8Array[] = [];
-  for (let i = 0; i < nHashes; i++) { hashes.push(pmt.subarray(o, o + 32)); o += 32; }
-  const nFlagBytes = varint();
-  const flags = pmt.subarray(o, o + nFlagBytes);
-  o += nFlagBytes;
-  expect(o).toBe(pmt.length);
-  const width = (h: number) => (count + (1 << h) - 1) >> h;
-  let height = 0;
-  while (width(height) > 1) height++;
-  let bitUsed = 0;
-  let hashUsed = 0;
-  const matched: Uint8Array[] = [];
-  const indexes: number[] = [];
-  const walk = (h: number, pos: number): Uint8Array => {
-    const flag = (flags[bitUsed >> 3]! >> (bitUsed & 7)) & 1;
-    bitUsed++;
-    if (h === 0 || !flag) {
-      const hash = hashes[hashUsed++]!;
-      if (h === 0 && flag) { matched.push(hash); indexes.push(pos); }
-      return hash;
-    }
-    const left = walk(h - 1, pos * 2);
-    const right = pos * 2 + 1 < width(h - 1) ? walk(h - 1, pos * 2 + 1) : left;
-    return sha256d(Buffer.concat([left, right]));
-  };
-  const root = walk(height, 0);
-  expect(hashUsed).toBe(hashes.length);
-  return { root, matched, indexes };
 }
 
 /** Spends every unspent output of `priv`'s `kind` address to `to` (amount) with the change back. */
@@ -311,7 +268,7 @@ describe('the Bitcoin regtest chain', () => {
     expect((await call(mainnetUrl, 'btc_getInfo')).height).toBe(101);
   });
 
-  it('keeps the Bitcoin chain across a restart on a data directory', async () => {
+  it('keeps the Bitcoin chain across a restart on a data directory, an RSK state load in between', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'btc-regtest-'));
     const options = { dataDir, inMemory: false, logLevel: 'silent' as const, apiKeys: [{ key: TESTNET_KEY, network: 'testnet' as const }] };
     try {
@@ -321,6 +278,8 @@ describe('the Bitcoin regtest chain', () => {
       const alice = wpkhOf(key('alice')).address!;
       const txid = await call(url, 'btc_fund', [alice, 5_000_000]);
       await call(url, 'btc_mine', [4]);
+      // A state load replaces the RSK chain only: the Bitcoin chain's records stay on disk.
+      await call(url, 'anvil_loadState', [await call(url, 'anvil_dumpState')]);
       const before = await call(url, 'btc_getInfo');
       await first.close();
 
