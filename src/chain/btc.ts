@@ -41,6 +41,11 @@ export class BtcSide {
     return this.chain.faucet;
   }
 
+  /** Satoshis the faucet can pay in the next block (matured coinbases, unspent change). */
+  get faucetSpendable(): bigint {
+    return this.chain.faucetCoins().reduce((sum, u) => sum + u.amount, 0n);
+  }
+
   /** The Bridge's active federation (the regtest genesis federation). */
   get federationAddress(): string {
     return GENESIS_FEDERATION.address;

@@ -64,6 +64,9 @@ describe('the Bitcoin regtest chain', () => {
     expect(info.federation.address).toBe('2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7');
     expect(info.faucet.address).toBe(wpkhOf(bytes(info.faucet.privateKey)).address);
     expect(info.faucet.confirmed).toBe(101 * 50 * 100_000_000);
+    // Coinbases mature after 100 blocks: those of blocks 1 and 2 can be spent in block 102.
+    expect(info.faucet.spendable).toBe(2 * 50 * 100_000_000);
+    expect(info.bestblockhash).toBe('4947de51e6f6d272035c62f1cab9b40e643b9f20cfa7219a2123e9f7d985fdf1');
     const genesis = await call(testnetUrl, 'btc_getBlock', [0]);
     expect(genesis.hash).toBe('0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206');
     expect(genesis.merkleroot).toBe('4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b');

@@ -242,10 +242,7 @@ export class BtcChain {
   /** Pays `amount` satoshis to `script` from the faucet's coins: a signed transaction pooled for the next block. */
   fund(script: Uint8Array, amount: bigint): BtcTransaction {
     if (amount < DUST_LIMIT_SATOSHIS) throw new ChainError('invalidArgument', `amount ${amount}: the faucet pays at least ${DUST_LIMIT_SATOSHIS} satoshis (the dust limit)`);
-    const nextHeight = this.tip.height + 1;
-    const coins = [...this.utxos.minedTo(FAUCET.script, true), ...this.utxos.pooledTo(FAUCET.script)]
-      .filter((u) => !u.coinbase || nextHeight - u.height! >= COINBASE_MATURITY)
-      .sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
+    const coins = this.faucetCoins().sort((a, b) => (a.amount === b.amount ? 0 : a.amount > b.amount ? -1 : 1));
     const picked: Utxo[] = [];
     let total = 0n;
     let fee = 0n;
@@ -266,6 +263,14 @@ export class BtcChain {
     tx.sign(FAUCET_PRIVATE_KEY);
     tx.finalize();
     return this.submit(tx.extract());
+  }
+
+  /** What the faucet can spend in the next block: its matured coinbases and change the pool does not spend. */
+  faucetCoins(): Utxo[] {
+    const nextHeight = this.tip.height + 1;
+    return [...this.utxos.minedTo(FAUCET.script, true), ...this.utxos.pooledTo(FAUCET.script)].filter(
+      (u) => !u.coinbase || nextHeight - u.height! >= COINBASE_MATURITY,
+    );
   }
 
   save(): BtcSnapshot {

@@ -135,7 +135,7 @@ export const btcMethods = [
   ),
   method(
     'btc_getInfo',
-    'The Bitcoin chain: height, best block hash, pooled transactions, the faucet (address and its public key and private key) and the federation address with their balances.',
+    'The Bitcoin chain: height, best block hash, the faucet (address, balances, what it can pay now, its keys) and the federation address with its balances.',
     params([]),
     (ctx) => {
       const btc = ctx.chain.btc;
@@ -143,7 +143,7 @@ export const btcMethods = [
         chain: 'regtest',
         height: btc.tip.height,
         bestblockhash: display(btc.tip.hash),
-        faucet: { ...balanceJson(ctx.chain, btc.faucet.address), publicKey: hexOf(btc.faucet.publicKey), privateKey: hexOf(btc.faucet.privateKey) },
+        faucet: { ...balanceJson(ctx.chain, btc.faucet.address), spendable: Number(btc.faucetSpendable), publicKey: hexOf(btc.faucet.publicKey), privateKey: hexOf(btc.faucet.privateKey) },
         federation: balanceJson(ctx.chain, btc.federationAddress),
       };
     },
