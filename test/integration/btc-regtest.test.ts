@@ -1,6 +1,6 @@
 /**
  * The Bitcoin regtest chain of each network and its btc_ methods, driven as a wallet would with
- * @scure/btc-signer: faucet funds, confirmations, signed spends (P2WPKH, P2PKH, P2TR), balances.
+ * @scure/btc-signer: faucet funds, confirmations, signed spends (P2WPKH, P2PKH, P2TR, P2SH-P2WPKH), balances.
  * Proof of work and partial merkle trees are checked here independently of the node's code.
  */
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { secp256k1, schnorr } from '@noble/curves/secp256k1.js';
-import { Transaction, p2pkh, p2tr, p2wpkh } from '@scure/btc-signer';
+import { Transaction, p2pk, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { createNode } from '../../src/index.js';
 import { extractMatches, sha256d } from '../helpers/btc.js';
 import { TESTNET_KEY, call, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
@@ -28,6 +28,7 @@ function key(name: string): Uint8Array {
 const wpkhOf = (priv: Uint8Array) => p2wpkh(secp256k1.getPublicKey(priv, true), REGTEST);
 const pkhOf = (priv: Uint8Array) => p2pkh(secp256k1.getPublicKey(priv, true), REGTEST);
 const trOf = (priv: Uint8Array) => p2tr(schnorr.getPublicKey(priv), undefined, REGTEST);
+const shWpkhOf = (priv: Uint8Array) => p2sh(p2wpkh(secp256k1.getPublicKey(priv, true)), REGTEST);
 
 /** compact bits → target, written here from Bitcoin's definition (not the node's code). */
 function target(bits: number): bigint {
@@ -35,8 +36,8 @@ function target(bits: number): bigint {
 }
 
 /** Spends every unspent output of `priv`'s `kind` address to `to` (amount) with the change back. */
-async function spend(url: string, priv: Uint8Array, kind: 'wpkh' | 'pkh' | 'tr', to: string, amount: bigint, fee = 1_000n): Promise<string> {
-  const payment = kind === 'wpkh' ? wpkhOf(priv) : kind === 'pkh' ? pkhOf(priv) : trOf(priv);
+async function spend(url: string, priv: Uint8Array, kind: 'wpkh' | 'pkh' | 'tr' | 'sh-wpkh', to: string, amount: bigint, fee = 1_000n): Promise<string> {
+  const payment = { wpkh: wpkhOf, pkh: pkhOf, tr: trOf, 'sh-wpkh': shWpkhOf }[kind](priv);
   const utxos = await call(url, 'btc_listUnspent', [payment.address]);
   const tx = new Transaction();
   let total = 0n;
@@ -46,7 +47,8 @@ async function spend(url: string, priv: Uint8Array, kind: 'wpkh' | 'pkh' | 'tr',
       const prev = await call(url, 'btc_getTransaction', [u.txid]);
       tx.addInput({ txid: u.txid, index: u.vout, nonWitnessUtxo: bytes(prev.hex) });
     } else {
-      tx.addInput({ txid: u.txid, index: u.vout, witnessUtxo: { script: payment.script, amount: BigInt(u.amount) }, ...(kind === 'tr' ? { tapInternalKey: schnorr.getPublicKey(priv) } : {}) });
+      const extra = kind === 'tr' ? { tapInternalKey: schnorr.getPublicKey(priv) } : kind === 'sh-wpkh' ? { redeemScript: shWpkhOf(priv).redeemScript } : {};
+      tx.addInput({ txid: u.txid, index: u.vout, witnessUtxo: { script: payment.script, amount: BigInt(u.amount) }, ...extra });
     }
   }
   tx.addOutputAddress(to, amount, REGTEST);
@@ -72,7 +74,7 @@ describe('the Bitcoin regtest chain', () => {
     expect(genesis.merkleroot).toBe('4a5e1e4baab89f3a32518a88c31bc87f618f76673e2cc77ab2127b7afdeda33b');
   });
 
-  it('funds a key from the faucet, confirms it, spends it with a signed transaction, and balances follow (P2WPKH, P2PKH, P2TR)', async () => {
+  it('funds a key from the faucet, confirms it, spends it with a signed transaction, and balances follow (P2WPKH, P2PKH, P2TR, P2SH-P2WPKH)', async () => {
     const { testnetUrl: url } = await start();
     const alice = key('alice');
     const bob = key('bob');
@@ -102,9 +104,16 @@ describe('the Bitcoin regtest chain', () => {
     await call(url, 'btc_mine', [1]);
     await spend(url, bob, 'tr', aliceAddress, 10_000_000n);
     await call(url, 'btc_mine', [1]);
+    // P2SH-P2WPKH, the other sender kind rskj's peg-in accepts: funded, then spent.
+    const carol = key('carol');
+    await call(url, 'btc_fund', [shWpkhOf(carol).address, 2_000_000]);
+    await call(url, 'btc_mine', [1]);
+    await spend(url, carol, 'sh-wpkh', aliceAddress, 1_000_000n);
+    await call(url, 'btc_mine', [1]);
+    expect(await call(url, 'btc_getBalance', [shWpkhOf(carol).address])).toMatchObject({ confirmed: 1_000_000 - 1_000 });
     expect(await call(url, 'btc_getBalance', [bobTaproot])).toMatchObject({ confirmed: 30_000_000 - 10_000_000 - 1_000 });
     expect(await call(url, 'btc_getBalance', [bobLegacy])).toMatchObject({ confirmed: 40_000_000 - 30_000_000 - 1_000 });
-    expect(await call(url, 'btc_getBalance', [aliceAddress])).toMatchObject({ confirmed: 60_000_000 - 1_000 + 10_000_000 });
+    expect(await call(url, 'btc_getBalance', [aliceAddress])).toMatchObject({ confirmed: 60_000_000 - 1_000 + 10_000_000 + 1_000_000 });
   });
 
   it('pays the coinbase (subsidy plus fees) to the address given, spendable only after 100 blocks', async () => {
@@ -174,6 +183,17 @@ describe('the Bitcoin regtest chain', () => {
     unknown.sign(alice);
     unknown.finalize();
     expect(await rpcError(url, 'btc_sendRawTransaction', [unknown.hex])).toMatchObject({ code: -32010, message: expect.stringContaining('not an unspent output') });
+    // A script spend (P2WSH) is beyond the templates the node verifies: refused, saying which it verifies.
+    const script = p2wsh(p2pk(secp256k1.getPublicKey(alice, true)), REGTEST);
+    await call(url, 'btc_fund', [script.address, 100_000]);
+    await call(url, 'btc_mine', [1]);
+    const [locked] = await call(url, 'btc_listUnspent', [script.address]);
+    const scriptSpend = new Transaction();
+    scriptSpend.addInput({ txid: locked.txid, index: locked.vout, witnessUtxo: { script: script.script, amount: 100_000n }, witnessScript: script.witnessScript });
+    scriptSpend.addOutputAddress(aliceAddress, 90_000n, REGTEST);
+    scriptSpend.sign(alice);
+    scriptSpend.finalize();
+    expect(await rpcError(url, 'btc_sendRawTransaction', [scriptSpend.hex])).toMatchObject({ code: -32010, message: expect.stringContaining('this node verifies P2PKH, P2WPKH, P2SH-P2WPKH and P2TR key-path spends') });
     expect((await rpcError(url, 'btc_sendRawTransaction', ['0x0100'])).code).toBe(-32602);
     expect((await rpcError(url, 'btc_sendRawTransaction', ['zz'])).code).toBe(-32602);
     expect((await rpcError(url, 'btc_fund', ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT', 1000])).code).toBe(-32602);

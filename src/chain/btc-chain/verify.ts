@@ -1,6 +1,6 @@
 /**
  * Signature checks of a transaction's inputs against the outputs they spend. Not a script
- * interpreter: the standard single-key spends are recognised by template (P2PKH, P2PK, P2WPKH,
+ * interpreter: the standard single-key spends are recognised by template (P2PKH, P2WPKH,
  * P2SH-P2WPKH, P2TR key path) and their signatures checked over the sighash @scure/btc-signer
  * computes (legacy, BIP143, BIP341), with @noble/curves (ECDSA low-S strict DER, BIP340 Schnorr).
  * Any other kind of output cannot be spent here yet (the federation's P2SH-P2WSH multisig is the
@@ -26,7 +26,7 @@ function rejected(message: string): ChainError {
 
 /** BIP341: a 64-byte key-path signature means SIGHASH_DEFAULT. */
 const SIGHASH_DEFAULT = 0;
-const SUPPORTED = 'P2PKH, P2PK, P2WPKH, P2SH-P2WPKH and P2TR key-path spends';
+const SUPPORTED = 'P2PKH, P2WPKH, P2SH-P2WPKH and P2TR key-path spends';
 
 /** The private legacy sighash of btc-signer's Transaction (it is not exported, but signing uses it). */
 interface LegacySighash {
@@ -75,11 +75,6 @@ export function verifySignatures(tx: BtcTransaction, spent: readonly SpentOutput
       if (stack?.length !== 2 || input.witness.length > 0) throw rejected(`input ${i}: a P2PKH spend is <signature> <public key> in the scriptSig`);
       if (!equalBytes(hash160(stack[1]!), out.hash)) throw rejected(`input ${i}: the public key does not hash to the output's address`);
       checkEcdsa(i, stack[0], stack[1]!, (hashType) => legacy.preimageLegacy(i, prev.script, hashType));
-      return;
-    }
-    if (out.type === 'pk') {
-      if (stack?.length !== 1 || input.witness.length > 0) throw rejected(`input ${i}: a P2PK spend is <signature> in the scriptSig`);
-      checkEcdsa(i, stack[0], out.pubkey, (hashType) => legacy.preimageLegacy(i, prev.script, hashType));
       return;
     }
     let keyHash: Uint8Array | undefined;
