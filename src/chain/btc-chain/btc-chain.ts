@@ -69,7 +69,7 @@ const FAUCET_PUBLIC_KEY = secp256k1.getPublicKey(FAUCET_PRIVATE_KEY, true);
 const FAUCET = p2wpkh(FAUCET_PUBLIC_KEY, REGTEST_NETWORK);
 
 /** The block subsidy at `height` (regtest halves it every 150 blocks; none after 64 halvings). */
-export function subsidyAt(height: number): bigint {
+function subsidyAt(height: number): bigint {
   const halvings = Math.floor(height / HALVING_INTERVAL);
   return halvings >= 64 ? 0n : INITIAL_SUBSIDY_SATOSHIS >> BigInt(halvings);
 }
@@ -156,10 +156,6 @@ export class BtcChain {
   /** Confirmations of a block: 1 at the tip. */
   confirmations(block: BtcBlock): number {
     return this.tip.height - block.height + 1;
-  }
-
-  get pooled(): readonly PooledBtcTx[] {
-    return this.pool;
   }
 
   /**
