@@ -14,6 +14,7 @@ import type { ChainParts } from './parts.js';
 import { ChainError } from './base/errors.js';
 import { MAX_NONCE } from './pool/send-fields.js';
 import { Snapshots } from './snapshots.js';
+import { BtcChain, type BtcSnapshot } from './btc-chain/btc-chain.js';
 import { rskTxOptions } from './evm/rsk-common.js';
 import { txRecordFromLegacyTx } from './records/transaction.js';
 import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
@@ -58,12 +59,11 @@ export class TestControl {
 
   /** Restores a snapshot; false when there is none with that id. */
   revert(id: bigint): Promise<boolean> {
-    const { lock, clock, pool, btc } = this.parts;
+    const { lock, clock, pool } = this.parts;
     return lock.run(async () => {
       const snapshot = this.snapshots.revertTo(id);
       if (snapshot === undefined) return false;
-      await this.rewind(snapshot.headNumber, snapshot.stateRoot);
-      await btc.restore(snapshot.btc);
+      await this.rewind(snapshot.headNumber, snapshot.stateRoot, snapshot.btc);
       clock.restore(snapshot.clock);
       pool.restore(snapshot.pool, (saved) => pooledAgain(saved, this.parts.common));
       return true;
@@ -72,25 +72,27 @@ export class TestControl {
 
   /** Back to genesis: every block above it, every snapshot and the pool are dropped; the Bitcoin chain goes back to its premine. */
   reset(): Promise<void> {
-    const { lock, store, clock, pool, btc } = this.parts;
+    const { lock, store, clock, pool } = this.parts;
     return lock.run(async () => {
       this.snapshots.clear();
       this.instance = randomBytes(INSTANCE_ID_BYTES);
       const genesis = (await store.getBlock(0n))!;
-      await this.rewind(0n, genesis.header.stateRoot);
-      await btc.reset();
+      await this.rewind(0n, genesis.header.stateRoot, BtcChain.INITIAL);
       store.revertedNodes.setTracking(false);
       clock.reset();
       pool.clear();
     });
   }
 
-  private async rewind(number: bigint, stateRoot: Uint8Array): Promise<void> {
-    const { store, head, events } = this.parts;
+  /** Both chains back, in one batch: the RSK chain to block `number`, the Bitcoin chain to `btcTarget`. */
+  private async rewind(number: bigint, stateRoot: Uint8Array, btcTarget: BtcSnapshot): Promise<void> {
+    const { store, head, events, btc } = this.parts;
     const target = (await store.getBlock(number))!;
     const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
-    const removed = await store.truncateAbove(number, head.block.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
+    const meta = { name: OVERRIDE_META, value: override && overrideRecord(target, override) };
+    const removed = await store.truncateAbove(number, head.block.header.number, meta, { height: Math.min(btcTarget.tip, btc.tip.height), tip: btc.tip.height });
     head.rewound(target, stateRoot, removed);
+    btc.rewound(btcTarget);
     if (removed.length > 0) events.emit('rewind', removed, target);
   }
 

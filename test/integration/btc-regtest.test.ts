@@ -291,7 +291,7 @@ describe('the Bitcoin regtest chain', () => {
     expect((await call(mainnetUrl, 'btc_getInfo')).height).toBe(101);
   });
 
-  it('keeps the Bitcoin chain across a restart on a data directory, an RSK state load in between', async () => {
+  it('keeps the Bitcoin chain across a restart on a data directory, a revert and an RSK state load in between', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'btc-regtest-'));
     const options = { dataDir, inMemory: false, logLevel: 'silent' as const, apiKeys: [{ key: TESTNET_KEY, network: 'testnet' as const }] };
     try {
@@ -301,6 +301,10 @@ describe('the Bitcoin regtest chain', () => {
       const alice = wpkhOf(key('alice')).address!;
       const txid = await call(url, 'btc_fund', [alice, 5_000_000]);
       await call(url, 'btc_mine', [4]);
+      // A revert deletes the stored Bitcoin blocks in its own batch with the RSK chain's.
+      const id = await call(url, 'evm_snapshot');
+      await call(url, 'btc_mine', [2]);
+      await call(url, 'evm_revert', [id]);
       // A state load replaces the RSK chain only: the Bitcoin chain's records stay on disk.
       await call(url, 'anvil_loadState', [await call(url, 'anvil_dumpState')]);
       const before = await call(url, 'btc_getInfo');

@@ -3,7 +3,7 @@
  * for the next block (validated against the unspent outputs, signatures checked), a faucet with a
  * fixed key, and the partial merkle trees the Bridge's registerBtcTransaction takes. Kept in
  * memory, persisted in the network's LevelDB (each change one atomic batch). The caller runs
- * every mutation under the chain's lock; save/restore/reset follow evm_snapshot/revert/reset.
+ * every mutation under the chain's lock; save/rewound follow evm_snapshot/revert/reset.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
@@ -33,7 +33,6 @@ export interface BtcPersistence {
   btcTip(): Promise<number | undefined>;
   btcBlocks(tip: number): Promise<Uint8Array[]>;
   appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void>;
-  truncateBtc(height: number, tip: number): Promise<void>;
 }
 
 /** A pooled transaction and the fee it pays. */
@@ -273,15 +272,22 @@ export class BtcChain {
     return { tip: this.tip.height, pool: [...this.pool] };
   }
 
-  /** Back to a snapshot: the blocks above its tip are deleted and its pool comes back. */
-  async restore(snapshot: BtcSnapshot): Promise<void> {
-    await this.truncate(snapshot.tip);
-    for (const entry of snapshot.pool) this.addToPool(entry);
-  }
+  /** What evm_reset goes back to: the premined blocks and an empty pool. */
+  static readonly INITIAL: BtcSnapshot = { tip: PREMINED_BLOCKS, pool: [] };
 
-  /** Back to a new chain's blocks (genesis and the premine), with an empty pool. */
-  reset(): Promise<void> {
-    return this.truncate(PREMINED_BLOCKS);
+  /**
+   * Follows a rewind to `snapshot`: the caller has deleted the stored blocks above its tip (in the
+   * RSK revert's batch, ChainStore.truncateAbove); here the blocks go in memory and its pool comes back.
+   */
+  rewound(snapshot: BtcSnapshot): void {
+    const kept = this.blocks.slice(0, snapshot.tip + 1);
+    this.blocks = [];
+    this.heightByHash.clear();
+    this.txIndex.clear();
+    this.utxos.clear();
+    this.clearPool();
+    kept.forEach((b) => this.apply(b));
+    for (const entry of snapshot.pool) this.addToPool(entry);
   }
 
   // ---- inside --------------------------------------------------------------------------------
@@ -313,17 +319,6 @@ export class BtcChain {
     this.utxos.clearPool();
   }
 
-  /** Drops the blocks above `height` (stored first, then in memory, rebuilt from the blocks kept) and the pool. */
-  private async truncate(height: number): Promise<void> {
-    const kept = this.blocks.slice(0, height + 1);
-    if (this.tip.height > height) await this.store.truncateBtc(height, this.tip.height);
-    this.blocks = [];
-    this.heightByHash.clear();
-    this.txIndex.clear();
-    this.utxos.clear();
-    this.clearPool();
-    kept.forEach((b) => this.apply(b));
-  }
 }
 
 function readTime(block: BtcBlock): number {

@@ -331,16 +331,19 @@ export class ChainStore {
 
   /**
    * Makes `number` the head and deletes every block above it with its receipts, indexes and
-   * irregular state records, in one batch (with an optional meta record). State nodes are shared
+   * irregular state records, in one batch (with an optional meta record, and the Bitcoin chain's
+   * blocks above `btc.height`, so a revert rewinds both chains or neither). State nodes are shared
    * by content hash and stay, except those the dropped blocks were first to add (reverted-nodes.ts).
    */
   async truncateAbove(
     number: bigint,
     currentHead: bigint,
     meta?: { name: string; value: Uint8Array | undefined },
+    btc?: { height: number; tip: number },
   ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
     const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
     const ops: KvOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    if (btc !== undefined) ops.push(...btcTruncationOps(btc.height, btc.tip));
     // The new head's state is the caller's (its override meta); no irregular record applies to it.
     const head = await this.getBlock(number);
     if (head !== undefined) ops.push({ type: 'del', key: metaKey(irregularStateMeta(head.hash)) });
@@ -390,11 +393,11 @@ export class ChainStore {
     ops.push({ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(from + blocks.length - 1)) });
     await this.kv.batch(ops);
   }
+}
 
-  /** Deletes the Bitcoin blocks above `height` (up to `tip`) and makes it the tip, atomically. */
-  async truncateBtc(height: number, tip: number): Promise<void> {
-    const ops: KvOp[] = [{ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(height)) }];
-    for (let h = tip; h > height; h--) ops.push({ type: 'del', key: btcBlockKey(h) });
-    await this.kv.batch(ops);
-  }
+/** Deletes the Bitcoin blocks above `height` (up to `tip`) and makes it the tip. */
+function btcTruncationOps(height: number, tip: number): KvOp[] {
+  const ops: KvOp[] = [{ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(height)) }];
+  for (let h = tip; h > height; h--) ops.push({ type: 'del', key: btcBlockKey(h) });
+  return ops;
 }
