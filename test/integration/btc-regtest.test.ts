@@ -230,6 +230,9 @@ describe('the Bitcoin regtest chain', () => {
     const block = await call(url, 'btc_getBlock', [hash]);
     expect(block.tx).toHaveLength(6);
     const header = bytes(await call(url, 'btc_getBlockHeader', [hash]));
+    // The serialized block: the header, the count, each transaction as btc_getTransaction gives it.
+    const txHexes = await Promise.all(block.tx.map(async (txid: string) => (await call(url, 'btc_getTransaction', [txid])).hex));
+    expect(block.hex).toBe(hex(header) + '06' + txHexes.join(''));
     for (const [index, txid] of block.tx.entries()) {
       const proof = await call(url, 'btc_getPartialMerkleTree', [txid]);
       expect(proof).toMatchObject({ blockhash: hash, height: block.height, index, witness: false });

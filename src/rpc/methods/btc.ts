@@ -6,7 +6,7 @@
  * (reversed) order; amounts are satoshis as JSON numbers (at most 21e14, exact in a double).
  * Inputs take hex with or without 0x.
  */
-import { MAX_BTC_BLOCKS_PER_CALL, addressOfScript, type BtcBlock, type BtcTransaction, type BtcUtxo, type Chain } from '../../chain/index.js';
+import { MAX_BTC_BLOCKS_PER_CALL, addressOfScript, serializeBtcBlock, type BtcBlock, type BtcTransaction, type BtcUtxo, type Chain } from '../../chain/index.js';
 import { InvalidParams } from '../errors.js';
 import { method } from '../context.js';
 import { ParamError, atMost, bool, describe, makeDecoder, params, quantityOrDecimal, shortened } from '../params.js';
@@ -75,6 +75,7 @@ function blockJson(chain: Chain, block: BtcBlock) {
     nonce: view.getUint32(76, true),
     header: hexOf(block.header),
     tx: block.transactions.map((tx) => display(tx.txid)),
+    hex: hexOf(serializeBtcBlock(block)),
   };
 }
 
@@ -148,7 +149,7 @@ export const btcMethods = [
       };
     },
   ),
-  method('btc_getBlock', 'A Bitcoin block by height or hash (header fields, header hex, txids); null when there is none.', params([blockId]), (ctx, [id]) => {
+  method('btc_getBlock', 'A Bitcoin block by height or hash (header fields, header hex, txids, the serialized block); null when there is none.', params([blockId]), (ctx, [id]) => {
     const block = findBlock(ctx.chain, id);
     return block === undefined ? null : blockJson(ctx.chain, block);
   }),
