@@ -56,8 +56,3 @@ export function parseTransaction(raw: Uint8Array): BtcTransaction {
     outputs: parsed.outputs.map((o) => ({ amount: o.amount, script: o.script })),
   };
 }
-
-/** A hash in display order, hex (how txids and block hashes are printed). */
-export function displayHex(hash: Uint8Array): string {
-  return Buffer.from(reversed(hash)).toString('hex');
-}
