@@ -14,7 +14,7 @@
 const TIERS = [
   ['base'],
   ['bitcoin'],
-  ['records', 'evm', 'keys', 'console'],
+  ['records', 'evm', 'keys', 'console', 'btc-chain'],
   // fork: the remote state source and its cache, below state/'s tries (docs/architecture.md).
   ['storage', 'pool', 'fork'],
   ['state'],

@@ -44,6 +44,8 @@ import type { TracedTx } from './tracing/replay.js';
 import type { SimulateOptions, SimulatedBlock, SimulatedBlockRequest, SimulationBase } from './exec/simulate.js';
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
+import { BtcChain } from './btc-chain/btc-chain.js';
+import { BtcSide } from './btc.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
@@ -146,6 +148,8 @@ export class Chain {
   readonly control: TestControl;
   /** mnr_getWork / eth_getWork and merged-mined block import. */
   readonly merged: MergedBlocks;
+  /** The network's Bitcoin regtest chain and its dev methods (btc.ts). */
+  readonly btc: BtcSide;
   /** State dump and load (state-transfer.ts). */
   private readonly transfer: StateTransfer;
   private readonly parts: ChainParts;
@@ -161,6 +165,7 @@ export class Chain {
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
     private readonly forkConnection: ForkConnection | undefined,
+    btc: BtcChain,
   ) {
     this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
     this.network = options.network;
@@ -176,6 +181,7 @@ export class Chain {
       pool: this.pool,
       head: chainHead,
       clock: new MinerClock(now),
+      btc,
       lock: new SerialLock(),
       events: this.events,
     };
@@ -187,6 +193,7 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
+    this.btc = new BtcSide(this.parts);
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -208,7 +215,8 @@ export class Chain {
       await head.load(headBlock);
       await store.ensureAddressIndex(head.baseNumber);
       const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
-      return new Chain(options, store, head, targets, fork?.connection);
+      const btc = await BtcChain.open(store, options.now ?? Date.now);
+      return new Chain(options, store, head, targets, fork?.connection, btc);
     } catch (err) {
       await fork?.connection.close();
       await store.close();

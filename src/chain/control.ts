@@ -14,6 +14,7 @@ import type { ChainParts } from './parts.js';
 import { ChainError } from './base/errors.js';
 import { MAX_NONCE } from './pool/send-fields.js';
 import { Snapshots } from './snapshots.js';
+import { BtcChain, type BtcSnapshot } from './btc-chain/btc-chain.js';
 import { rskTxOptions } from './evm/rsk-common.js';
 import { txRecordFromLegacyTx } from './records/transaction.js';
 import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
@@ -48,11 +49,11 @@ export class TestControl {
   }
 
   snapshot(): Promise<bigint> {
-    const { lock, store, head, clock, pool } = this.parts;
+    const { lock, store, head, clock, pool, btc } = this.parts;
     return lock.run(async () => {
       // From now on blocks can be dropped by a revert: remember the nodes each one adds.
       store.revertedNodes.setTracking(true);
-      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved() });
+      return this.snapshots.take({ headNumber: head.block.header.number, stateRoot: head.stateRoot, clock: clock.save(), pool: pool.saved(), btc: btc.save() });
     });
   }
 
@@ -62,14 +63,14 @@ export class TestControl {
     return lock.run(async () => {
       const snapshot = this.snapshots.revertTo(id);
       if (snapshot === undefined) return false;
-      await this.rewind(snapshot.headNumber, snapshot.stateRoot);
+      await this.rewind(snapshot.headNumber, snapshot.stateRoot, snapshot.btc);
       clock.restore(snapshot.clock);
       pool.restore(snapshot.pool, (saved) => pooledAgain(saved, this.parts.common));
       return true;
     });
   }
 
-  /** Back to genesis (a fork's fork block): every block above it, every snapshot and the pool are dropped. */
+  /** Back to genesis (a fork's fork block): every block above it, every snapshot and the pool are dropped; the Bitcoin chain goes back to its premine. */
   reset(): Promise<void> {
     const { lock, store, clock, pool } = this.parts;
     return lock.run(async () => {
@@ -77,19 +78,22 @@ export class TestControl {
       this.instance = randomBytes(INSTANCE_ID_BYTES);
       // A fork's genesis is its fork block.
       const genesis = (await store.getBlock(this.parts.head.baseNumber))!;
-      await this.rewind(genesis.header.number, genesis.header.stateRoot);
+      await this.rewind(genesis.header.number, genesis.header.stateRoot, BtcChain.INITIAL);
       store.revertedNodes.setTracking(false);
       clock.reset();
       pool.clear();
     });
   }
 
-  private async rewind(number: bigint, stateRoot: Uint8Array): Promise<void> {
-    const { store, head, events } = this.parts;
+  /** Both chains back, in one batch: the RSK chain to block `number`, the Bitcoin chain to `btcTarget`. */
+  private async rewind(number: bigint, stateRoot: Uint8Array, btcTarget: BtcSnapshot): Promise<void> {
+    const { store, head, events, btc } = this.parts;
     const target = (await store.getBlock(number))!;
     const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
-    const removed = await store.truncateAbove(number, head.block.header.number, { name: OVERRIDE_META, value: override && overrideRecord(target, override) });
+    const meta = { name: OVERRIDE_META, value: override && overrideRecord(target, override) };
+    const removed = await store.truncateAbove(number, head.block.header.number, meta, { height: Math.min(btcTarget.tip, btc.tip.height), tip: btc.tip.height });
     head.rewound(target, stateRoot, removed);
+    btc.rewound(btcTarget);
     if (removed.length > 0) events.emit('rewind', removed, target);
   }
 

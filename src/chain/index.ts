@@ -7,6 +7,10 @@ export { ChainError, ExecutionReverted, SentTransactionFailed } from './base/err
 export { keccak256, startFastKeccak } from './base/hash.js';
 export { secp256k1, sign } from './base/secp256k1.js';
 export { BitcoinDataError } from './bitcoin/parse.js';
+export { type BtcBlock, serializeBlock as serializeBtcBlock } from './btc-chain/block.js';
+export { MAX_BTC_BLOCKS_PER_CALL, addressOfScript } from './btc-chain/btc-chain.js';
+export type { BtcTransaction } from './btc-chain/transaction.js';
+export type { Utxo as BtcUtxo } from './btc-chain/utxo-set.js';
 export { Chain, type ChainEvents, type ChainFork, type MinerMode, type NetworkName, type PendingView, type StateTarget } from './chain.js';
 export { CONSOLE_ADDRESS_HEX } from './console/decode.js';
 export type { ConsoleLogEntry } from './console/observer.js';

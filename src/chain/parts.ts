@@ -10,6 +10,7 @@ import type { Execution } from './exec/execution.js';
 import type { Mempool } from './pool/mempool.js';
 import type { MinerClock } from './mining/clock.js';
 import type { BlockReceipts, ReceiptRecord } from './records/receipt.js';
+import type { BtcChain } from './btc-chain/btc-chain.js';
 import type { SerialLock } from './lock.js';
 import type { ChainStore } from './storage/store.js';
 import type { TxRecord } from './records/transaction.js';
@@ -33,6 +34,8 @@ export interface ChainParts {
   readonly pool: Mempool;
   readonly head: ChainHead;
   readonly clock: MinerClock;
+  /** The network's Bitcoin regtest chain (btc-chain/), snapshotted, reverted and reset with the RSK chain. */
+  readonly btc: BtcChain;
   /** Every mutation runs under it, so blocks are built one at a time. */
   readonly lock: SerialLock;
   /** 'block' (block, receipts) after a block is stored; 'rewind' (removed [{block, receipts}], new head)

@@ -2,6 +2,7 @@
  * evm_snapshot bookkeeping with rskj's semantics (reference 10.2): ids count from 1; reverting to
  * an id keeps that snapshot usable and drops every later one.
  */
+import type { BtcSnapshot } from './btc-chain/btc-chain.js';
 import type { ClockSettings } from './mining/clock.js';
 import type { SavedPoolTx } from './pool/mempool.js';
 
@@ -11,6 +12,8 @@ export interface ChainSnapshot {
   stateRoot: Uint8Array;
   clock: ClockSettings;
   pool: SavedPoolTx[];
+  /** The Bitcoin chain's tip and pool. */
+  btc: BtcSnapshot;
 }
 
 export class Snapshots {

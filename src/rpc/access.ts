@@ -13,8 +13,8 @@ import type { MethodSpec } from './types.js';
 const SIGNING = new Set(['eth_sendTransaction', 'eth_sign', 'personal_sign', 'eth_signTypedData', 'eth_signTypedData_v3', 'eth_signTypedData_v4']);
 /** A development node's self-descriptions: tools that get one treat the endpoint as Hardhat or anvil. */
 const DEV_NODE_INFO = new Set(['hardhat_metadata', 'anvil_metadata', 'anvil_nodeInfo']);
-/** Test-control prefixes: they rewrite the chain for everyone on it. */
-const OPERATOR_PREFIXES = ['evm_', 'hardhat_', 'anvil_', 'sco_'];
+/** Test-control prefixes (btc_ mines and pays on the network's Bitcoin chain): they rewrite the chain for everyone on it. */
+const OPERATOR_PREFIXES = ['evm_', 'hardhat_', 'anvil_', 'sco_', 'btc_'];
 /** Answers that list the node's keys or what they sent: empty for a caller who may not use them. */
 const NODE_KEY_LISTS = new Set(['eth_accounts', 'eth_pendingTransactions']);
 

@@ -59,6 +59,8 @@ const operatorCalls: Array<[string, unknown[]]> = [
   ['hardhat_setCoinbase', [COW1.address]],
   ['anvil_autoImpersonateAccount', [true]],
   ['anvil_deal', [COW1.address, '0x3']],
+  ['btc_mine', [1]],
+  ['btc_fund', ['bcrt1qyyed96v8vjfl5m3ehj6t5qj72rkzzlynqewnvx', 1000]],
 ];
 
 describe('--hosted: dashboard keys behave like the hosted endpoint', () => {

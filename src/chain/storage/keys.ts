@@ -41,6 +41,8 @@ const FORK_CACHE = 0x0b;
 const ADDRESS_TX = 0x0c;
 const CONTRACT_CREATOR = 0x0d;
 const SENDER_NONCE = 0x0e;
+/** The network's Bitcoin regtest chain (btc-chain/): its tip, and its blocks by height. */
+const BTC = 0x0f;
 /** The record kinds read by key ranges (meta records, the log and address indexes); all others only by key. */
 export const ORDERED_PREFIXES: ReadonlySet<number> = new Set([META, LOG_ADDRESS, LOG_TOPIC, LOG_BLOCK, ADDRESS_TX, SENDER_NONCE]);
 
@@ -73,6 +75,11 @@ export function stateNodeKeyOfHex(hex: string): Uint8Array {
   return key;
 }
 export const forkCacheKey = (key: Uint8Array) => prefixed(FORK_CACHE, key);
+const BTC_TIP = Uint8Array.of(BTC);
+export const btcTipKey = () => BTC_TIP;
+export const btcBlockKey = (height: number) => prefixed(BTC, encodeNumber(BigInt(height)));
+/** Whether a key is one of the Bitcoin chain's (a state load leaves them: they are not the RSK chain's). */
+export const isBtcKey = (key: Uint8Array) => key[0] === BTC;
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before

@@ -16,6 +16,8 @@ import {
   type Kv,
   type KvOp,
   blockKey,
+  btcBlockKey,
+  btcTipKey,
   decodeNumber,
   encodeNumber,
   forkCacheKey,
@@ -23,6 +25,7 @@ import {
   headKey,
   IRREGULAR_STATE_PREFIX,
   irregularStateMeta,
+  isBtcKey,
   metaKey,
   receiptsKey,
   stateNodeKey,
@@ -258,6 +261,7 @@ export class ChainStore {
     };
     for await (const key of this.kv.keys()) {
       const isMeta = key[0] === metaPrefix[0];
+      if (isBtcKey(key)) continue;
       if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
       ops.push({ type: 'del', key });
       await flush(LOAD_BATCH_OPS);
@@ -388,16 +392,19 @@ export class ChainStore {
 
   /**
    * Makes `number` the head and deletes every block above it with its receipts, indexes and
-   * irregular state records, in one batch (with an optional meta record). State nodes are shared
+   * irregular state records, in one batch (with an optional meta record, and the Bitcoin chain's
+   * blocks above `btc.height`, so a revert rewinds both chains or neither). State nodes are shared
    * by content hash and stay, except those the dropped blocks were first to add (reverted-nodes.ts).
    */
   async truncateAbove(
     number: bigint,
     currentHead: bigint,
     meta?: { name: string; value: Uint8Array | undefined },
+    btc?: { height: number; tip: number },
   ): Promise<Array<{ block: RskBlock; receipts: BlockReceipts }>> {
     const removed: Array<{ block: RskBlock; receipts: BlockReceipts }> = [];
     const ops: KvOp[] = [{ type: 'put', key: headKey(), value: encodeNumber(number) }];
+    if (btc !== undefined) ops.push(...btcTruncationOps(btc.height, btc.tip));
     // The new head's state is the caller's (its override meta); no irregular record applies to it.
     const head = await this.getBlock(number);
     if (head !== undefined) ops.push({ type: 'del', key: metaKey(irregularStateMeta(head.hash)) });
@@ -425,4 +432,34 @@ export class ChainStore {
     }
     return removed;
   }
+
+  // ---- the Bitcoin regtest chain (btc-chain/): its blocks by height and its tip, each change one batch ----
+
+  async btcTip(): Promise<number | undefined> {
+    const tip = await this.kv.get(btcTipKey());
+    return tip === undefined ? undefined : Number(decodeNumber(tip));
+  }
+
+  /** The stored Bitcoin blocks at heights 0..tip. */
+  async btcBlocks(tip: number): Promise<Uint8Array[]> {
+    const values = await this.kv.getMany(Array.from({ length: tip + 1 }, (_, h) => btcBlockKey(h)));
+    return values.map((value, h) => {
+      if (value === undefined) throw new Error(`chain data is damaged: Bitcoin block ${h} is missing`);
+      return value;
+    });
+  }
+
+  /** Writes Bitcoin blocks from height `from` on and moves the tip to the last, atomically. */
+  async appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void> {
+    const ops: KvOp[] = blocks.map((value, i) => ({ type: 'put', key: btcBlockKey(from + i), value }));
+    ops.push({ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(from + blocks.length - 1)) });
+    await this.kv.batch(ops);
+  }
+}
+
+/** Deletes the Bitcoin blocks above `height` (up to `tip`) and makes it the tip. */
+function btcTruncationOps(height: number, tip: number): KvOp[] {
+  const ops: KvOp[] = [{ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(height)) }];
+  for (let h = tip; h > height; h--) ops.push({ type: 'del', key: btcBlockKey(h) });
+  return ops;
 }

@@ -27,6 +27,7 @@ import { scoMethods } from './sco.js';
 import { rpcMethods } from './rpc.js';
 import { ethBridgeMethods } from './eth-bridge.js';
 import { miningMethods } from './mnr.js';
+import { btcMethods } from './btc.js';
 
 export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...web3Methods,
@@ -53,5 +54,6 @@ export const METHODS: readonly MethodSpec<RpcContext>[] = [
   ...scoMethods,
   ...rpcMethods(() => METHODS),
   ...ethBridgeMethods,
+  ...btcMethods,
   ...unsupportedMethods,
 ].map(withAccessRules);

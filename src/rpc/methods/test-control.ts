@@ -41,7 +41,7 @@ const slotValue = makeDecoder('value', (v) => {
 });
 
 const evmMethods = [
-  method('evm_snapshot', 'Records the chain (blocks, state, pool, clock); returns its id "0x1", "0x2", ...', params([]), async (ctx) =>
+  method('evm_snapshot', 'Records the chain (blocks, state, pool, clock, the Bitcoin chain); returns its id "0x1", "0x2", ...', params([]), async (ctx) =>
     quantity(await ctx.chain.control.snapshot()),
   ),
   method(
@@ -50,7 +50,7 @@ const evmMethods = [
     params([snapshotId]),
     (ctx, [id]) => ctx.chain.control.revert(id),
   ),
-  method('evm_reset', 'Back to genesis: drops every block, snapshot and pooled transaction.', params([]), async (ctx) => {
+  method('evm_reset', 'Back to genesis: drops every block, snapshot and pooled transaction; the Bitcoin chain goes back to its premine.', params([]), async (ctx) => {
     await ctx.chain.control.reset();
     return null;
   }),
