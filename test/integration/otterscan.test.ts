@@ -388,7 +388,7 @@ describe('resets, state loads and browsers', () => {
       // What a data directory from before the index holds: no index records, no mark.
       const db = new Level<Uint8Array, Uint8Array>(join(dir, 'testnet'), { keyEncoding: 'view', valueEncoding: 'view' });
       const gone: Uint8Array[] = [];
-      for await (const key of db.keys()) if (key[0] === 0x0b || key[0] === 0x0c || key[0] === 0x0d) gone.push(key);
+      for await (const key of db.keys()) if (key[0] === 0x0c || key[0] === 0x0d || key[0] === 0x0e) gone.push(key);
       expect(gone.length).toBeGreaterThan(0);
       await db.batch([...gone, Uint8Array.of(0x07, ...new TextEncoder().encode('address-index'))].map((key) => ({ type: 'del' as const, key })));
       await db.close();
