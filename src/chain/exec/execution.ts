@@ -58,7 +58,7 @@ export class Execution implements ExecutionContext {
     if (this.runtimeLoad === undefined) {
       // Executing comes with hashing: the WebAssembly keccak gets ready alongside.
       void startFastKeccak();
-      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks, this.remote));
     }
     return this.runtimeLoad;
   }
