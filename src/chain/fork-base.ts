@@ -11,6 +11,7 @@ import { Account, Address, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } 
 import type { Execution } from './exec/execution.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
+import type { ForkPoint } from './dump/format.js';
 import type { GenesisConfig } from './records/genesis.js';
 import type { RskBlock } from './records/block.js';
 import { rskBlockFromJson } from './fork/remote-block.js';
@@ -47,6 +48,14 @@ export async function openFork(store: ChainStore, options: ForkOptions, chainId:
     return connectFork(options, chainId, store.forkCacheStore(), { block, hash: hexToBytes(record.hash as `0x${string}`) });
   }
   return connectFork(options, chainId, store.forkCacheStore(), undefined);
+}
+
+/** The remote block this chain forks, from its fork record; undefined for a plain chain. */
+export async function storedForkPoint(store: ChainStore): Promise<ForkPoint | undefined> {
+  const stored = await store.getMeta(FORK_META);
+  if (stored === undefined) return undefined;
+  const record = JSON.parse(new TextDecoder().decode(stored)) as ForkRecord;
+  return { chainId: BigInt(record.chainId), block: BigInt(record.block), hash: hexToBytes(record.hash as `0x${string}`) };
 }
 
 /** A data directory holding a fork cannot start as a plain chain. */

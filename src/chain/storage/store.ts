@@ -18,6 +18,7 @@ import {
   decodeNumber,
   encodeNumber,
   forkCacheKey,
+  isForkCacheKey,
   hashToNumberKey,
   headKey,
   IRREGULAR_STATE_PREFIX,
@@ -251,6 +252,7 @@ export class ChainStore {
     for await (const key of this.kv.keys()) {
       const isMeta = key[0] === metaPrefix[0];
       if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
+      if (isForkCacheKey(key)) continue; // the remote's answers outlive any chain loaded over them
       ops.push({ type: 'del', key });
       await flush(LOAD_BATCH_OPS);
     }
