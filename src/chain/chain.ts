@@ -47,9 +47,9 @@ import { StateTransfer } from './state-transfer.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
-import type { ForkConnection, ForkOptions } from './fork/open.js';
+import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
-import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import { commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
 import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
@@ -152,17 +152,20 @@ export class Chain {
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
   private readonly miningTimer: MiningTimer;
-  /** The remote this chain forks, if it is a fork. */
-  readonly fork: ChainFork | undefined;
+  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
+  fork: ChainFork | undefined;
+  /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
+  private readonly forkConnections: ForkConnection[] = [];
 
   private constructor(
-    options: ChainOptions,
+    private readonly options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
-    private readonly forkConnection: ForkConnection | undefined,
+    private forkConnection: ForkConnection | undefined,
   ) {
     this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
+    if (forkConnection !== undefined) this.forkConnections.push(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
     this.execution = chainHead.execution;
@@ -200,8 +203,11 @@ export class Chain {
       else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
       const remote = fork?.connection.remote;
       // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
-      // below the fork block are the remote's.
-      const blocks = (n: bigint) => (remote !== undefined && n < remote.forkBlock ? remoteBlockRecord(remote, n) : head.blockByNumber(n));
+      // below the fork block are the remote's (the remote of the moment: a fork can move).
+      const blocks = (n: bigint) => {
+        const now = execution.remote as typeof remote;
+        return now !== undefined && n < now.forkBlock ? remoteBlockRecord(now, n) : head.blockByNumber(n);
+      };
       const execution: Execution = new Execution(common, blocks, remote);
       const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
       const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
@@ -218,7 +224,7 @@ export class Chain {
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
-    await this.forkConnection?.close();
+    for (const connection of this.forkConnections) await connection.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -326,6 +332,30 @@ export class Chain {
   /** The block the pool would produce next, built on latest without sealing (rskj's `pending`). */
   pending(): Promise<PendingView> {
     return this.producer.pending();
+  }
+
+  /**
+   * hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on,
+   * in place: another block of the same remote or another remote of this network. The remote is
+   * checked first (its chain id must be this chain's, it must have the block); if it fails, the
+   * fork is unchanged. The fork cache, its flags and its retry settings carry over.
+   */
+  async refork(url: string, block: bigint | undefined): Promise<void> {
+    const current = this.forkConnection;
+    if (current === undefined) throw new ChainError('invalidArgument', 'this chain is not a fork');
+    const options: ForkOptions = { ...this.options.fork, url, block, offline: false, cacheDir: undefined };
+    let connected;
+    try {
+      connected = await connectFork(options, this.chainId, current.cacheStore, undefined);
+    } catch (err) {
+      if (err instanceof ForkStartError) throw new ChainError('invalidArgument', `${err.message}; the fork is unchanged`);
+      throw err;
+    }
+    const { connection, baseBlock } = connected;
+    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!);
+    this.forkConnection = connection;
+    this.forkConnections.push(connection);
+    this.fork = chainFork(connection);
   }
 
   // ---- execution without a transaction ----------------------------------------------------------

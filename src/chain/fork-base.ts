@@ -18,6 +18,9 @@ import { rskBlockFromJson } from './fork/remote-block.js';
 import { blockReceipts } from './parts.js';
 import { TombstoneTrie, remoteStorageRoot } from './state/tombstone-trie.js';
 import type { ChainStore } from './storage/store.js';
+import type { ChainParts } from './parts.js';
+import type { TestControl } from './control.js';
+import { isStateMeta } from './head.js';
 
 /** Store meta record of a forked chain: JSON {chainId, block, hash} of the remote fork block. */
 export const FORK_META = 'fork';
@@ -63,6 +66,35 @@ export async function refuseForkedStore(store: ChainStore): Promise<void> {
   if ((await store.getMeta(FORK_META)) !== undefined) {
     throw new ForkStartError('this data directory holds a fork: start with --fork-url (or --fork-offline), or use another --data-dir');
   }
+}
+
+/**
+ * Moves a fork to another remote block in place (hardhat_/anvil_reset with `forking`): the local
+ * blocks go, as after a reset, and the chain starts again from the new fork block, as a new fork
+ * starts. Snapshots, the pool and the clock settings go too; filters and subscriptions start over.
+ * Runs under the chain's lock.
+ */
+export async function reforkChain(parts: ChainParts, control: TestControl, genesis: GenesisConfig, connection: ForkConnection, baseBlock: RemoteJson): Promise<void> {
+  const { lock, store, head, execution, pool, clock, events } = parts;
+  await lock.run(async () => {
+    let base!: RskBlock;
+    await store.restartChain(
+      isStateMeta,
+      async () => {
+        execution.refork(connection.remote);
+        head.baseNumber = connection.blockNumber;
+        return commitForkBase(store, execution, genesis, connection, baseBlock);
+      },
+      async (block) => {
+        base = block;
+        await head.replaced(block);
+        pool.clear();
+        clock.reset();
+        control.forgetSnapshots();
+      },
+    );
+    events.emit('rewind', [], base);
+  });
 }
 
 /** Commits a new fork's first block: the remote fork block on the local state described in the header. */

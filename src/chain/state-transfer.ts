@@ -9,8 +9,7 @@
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainParts } from './parts.js';
 import type { TestControl } from './control.js';
-import { OVERRIDE_META } from './head.js';
-import { IRREGULAR_STATE_PREFIX } from './storage/keys.js';
+import { isStateMeta } from './head.js';
 import type { ChainRecord } from './storage/store.js';
 import type { RskBlock } from './records/block.js';
 import { storedForkPoint } from './fork-base.js';
@@ -19,8 +18,6 @@ import { type StateSource, openState } from './dump/io.js';
 import { decodeStoredBlock } from './records/block.js';
 import { decodeBlockReceipts } from './records/receipt.js';
 
-/** The meta records that are part of a chain's state (test-control changes), dumped and loaded with it. */
-const isStateMeta = (name: string) => name === OVERRIDE_META || name.startsWith(IRREGULAR_STATE_PREFIX);
 
 export class StateTransfer {
   constructor(

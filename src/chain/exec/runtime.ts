@@ -40,8 +40,8 @@ export class EvmRuntime {
   constructor(
     private readonly common: Common,
     private readonly blocks: BlockLookup,
-    /** On a fork: the remote, for the Bridge's read methods (native/bridge/index.ts). */
-    remote?: ForkRemoteCalls,
+    /** On a fork: the remote, for the Bridge's read methods (native/bridge/index.ts); it changes on a re-fork. */
+    remote: () => ForkRemoteCalls | undefined = () => undefined,
   ) {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.

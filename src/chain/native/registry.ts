@@ -46,8 +46,8 @@ export const NATIVE_CONTRACTS: readonly NativeContract[] = [
 export interface NativeEnvironment {
   /** A canonical block by number. */
   blockAt(number: bigint): Promise<RskBlock | undefined>;
-  /** On a fork: the remote, which the Bridge's read methods ask. */
-  remote?: ForkRemoteCalls;
+  /** On a fork: the remote, which the Bridge's read methods ask (read at each call: a fork can move). */
+  remote?: () => ForkRemoteCalls | undefined;
 }
 
 /** The native frame's message, as @ethereumjs/evm's Message has it. */
@@ -188,7 +188,7 @@ export function nativePrecompiles(env: NativeEnvironment, contracts: readonly Na
         blockAt: (n) => env.blockAt(n),
         localCall: block[LOCAL_CALL] === true,
         state: evm.stateManager as MerkleStateManager,
-        remote: env.remote,
+        remote: env.remote?.(),
       };
       return toExecResult(await contract.call(call), input.gasLimit);
     };

@@ -69,6 +69,7 @@ export function stateNodeKeyOfHex(hex: string): Uint8Array {
 export const forkCacheKey = (key: Uint8Array) => prefixed(FORK_CACHE, key);
 /** A fork cache entry: remote answers, which a state load keeps (they are not the chain's). */
 export const isForkCacheKey = (key: Uint8Array) => key[0] === FORK_CACHE;
+export const isStateNodeKey = (key: Uint8Array) => key[0] === STATE_NODE;
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before
