@@ -352,7 +352,7 @@ export class Chain {
       throw err;
     }
     const { connection, baseBlock } = connected;
-    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!);
+    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!, () => this.producer.forgetMiner());
     this.forkConnection = connection;
     this.forkConnections.push(connection);
     this.fork = chainFork(connection);

@@ -74,7 +74,15 @@ export async function refuseForkedStore(store: ChainStore): Promise<void> {
  * starts. Snapshots, the pool and the clock settings go too; filters and subscriptions start over.
  * Runs under the chain's lock.
  */
-export async function reforkChain(parts: ChainParts, control: TestControl, genesis: GenesisConfig, connection: ForkConnection, baseBlock: RemoteJson): Promise<void> {
+export async function reforkChain(
+  parts: ChainParts,
+  control: TestControl,
+  genesis: GenesisConfig,
+  connection: ForkConnection,
+  baseBlock: RemoteJson,
+  /** Drops what still reads the old remote beyond the parts (the miner's state manager). */
+  forgetOldRemote: () => void,
+): Promise<void> {
   const { lock, store, head, execution, pool, clock, events } = parts;
   await lock.run(async () => {
     let base!: RskBlock;
@@ -82,6 +90,7 @@ export async function reforkChain(parts: ChainParts, control: TestControl, genes
       isStateMeta,
       async () => {
         execution.refork(connection.remote);
+        forgetOldRemote();
         head.baseNumber = connection.blockNumber;
         return commitForkBase(store, execution, genesis, connection, baseBlock);
       },
@@ -91,6 +100,7 @@ export async function reforkChain(parts: ChainParts, control: TestControl, genes
         pool.clear();
         clock.reset();
         control.forgetSnapshots();
+        control.renewInstance();
       },
     );
     events.emit('rewind', [], base);

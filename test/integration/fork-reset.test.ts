@@ -86,13 +86,20 @@ describe('fork: hardhat_/anvil_reset with forking re-forks in place', () => {
 
   it('moves to another remote of the same network, at its latest block when no block is given', async () => {
     const fork = await startFork();
+    await pay(fork.testnetUrl, ALICE, 1n); // the miner has run on remote a
+    const before = Buffer.from(fork.node.chains.testnet.control.instanceId).toString('hex');
     await testClient(fork.testnetUrl, 'hardhat').reset({ jsonRpcUrl: b.testnetUrl });
+    // Tools tell a reset node by its instance id.
+    expect(Buffer.from(fork.node.chains.testnet.control.instanceId).toString('hex')).not.toBe(before);
     const latest = await block(b.testnetUrl, 'latest');
     expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(latest.number);
     expect((await block(fork.testnetUrl, 'latest')).hash).toBe(latest.hash);
     expect(await call(fork.testnetUrl, 'eth_getBalance', [BOB, 'latest'])).toBe(at(5_000n));
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe('0x0');
     expect(fork.node.chains.testnet.fork!.url).toBe(b.testnetUrl);
+    // Mined transactions read the new remote too (the miner's state used to stay on the old one).
+    await pay(fork.testnetUrl, BOB, 1n);
+    expect(await call(fork.testnetUrl, 'eth_getBalance', [BOB, 'latest'])).toBe(at(5_001n));
     // And back to the first remote: its answers again.
     await testClient(fork.testnetUrl, 'hardhat').reset({ jsonRpcUrl: a.testnetUrl, blockNumber: 2n });
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(at(3_000n));
