@@ -106,14 +106,15 @@ export interface ChainFork {
   logs(criteria: LogCriteria): Promise<RemoteJson[]>;
 }
 
-function chainFork(connection: ForkConnection): ChainFork {
+/** `requests`: the HTTP requests sent so far, by every connection this chain has had (a re-fork adds one). */
+function chainFork(connection: ForkConnection, requests: () => number): ChainFork {
   const { remote } = connection;
   return {
     chainId: connection.chainId,
     blockNumber: connection.blockNumber,
     url: connection.url,
     get remoteRequests() {
-      return remote.requests;
+      return requests();
     },
     blockByNumber: (number, full) => remote.blockByNumber(number, full),
     blockByHash: (hash, full) => remote.blockByHash(hash, full),
@@ -164,7 +165,7 @@ export class Chain {
     targets: MinerTargets,
     private forkConnection: ForkConnection | undefined,
   ) {
-    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
+    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection, () => this.remoteRequests());
     if (forkConnection !== undefined) this.forkConnections.push(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
@@ -355,7 +356,12 @@ export class Chain {
     await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!, () => this.producer.forgetMiner());
     this.forkConnection = connection;
     this.forkConnections.push(connection);
-    this.fork = chainFork(connection);
+    this.fork = chainFork(connection, () => this.remoteRequests());
+  }
+
+  /** HTTP requests sent to remotes since start, over every fork this chain has had. */
+  private remoteRequests(): number {
+    return this.forkConnections.reduce((sum, connection) => sum + connection.remote.requests, 0);
   }
 
   // ---- execution without a transaction ----------------------------------------------------------

@@ -65,9 +65,16 @@ describe('fork: hardhat_/anvil_reset with forking re-forks in place', () => {
     const fork = await startFork();
     const local = await pay(fork.testnetUrl, BOB, 7n);
     expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(3n));
+    // Ten reads of accounts the remote has not seen: ten requests the count must keep.
+    for (let i = 1; i <= 10; i++) await call(fork.testnetUrl, 'eth_getBalance', [`0x${i.toString(16).padStart(40, '7')}`, 'latest']);
+    const requests = fork.node.chains.testnet.fork!.remoteRequests;
+    expect(requests).toBeGreaterThanOrEqual(10);
     await testClient(fork.testnetUrl, 'anvil').reset({ jsonRpcUrl: a.testnetUrl, blockNumber: 1n });
     expect(await call(fork.testnetUrl, 'eth_blockNumber')).toBe(at(1n));
     expect(await call(fork.testnetUrl, 'eth_getBalance', [ALICE, 'latest'])).toBe(at(1_000n));
+    // The request count (GET /, the block lines) goes on over re-forks: the gateway's daily budget is one.
+    // The new fork asked at least the chain id and its fork block, on top of what was counted.
+    expect(fork.node.chains.testnet.fork!.remoteRequests).toBeGreaterThanOrEqual(requests + 2);
     expect(await call(fork.testnetUrl, 'eth_getBalance', [BOB, 'latest'])).toBe('0x0');
     expect((await block(fork.testnetUrl, 1n)).hash).toBe((await block(a.testnetUrl, 1n)).hash);
     expect(await call(fork.testnetUrl, 'eth_getTransactionReceipt', [local])).toBeNull();
