@@ -153,4 +153,15 @@ describe('fork: the Bridge answers as the remote did at the fork block', () => {
     expect(BigInt(await bridgeCall(fork.testnetUrl, data, at(below)))).toBe(REMOTE_FEE_PER_KB);
     expect(bridgeCalls()).toContainEqual([data, at(below)]);
   });
+
+  it('after a re-fork in place, asks the remote at the new fork block', async () => {
+    const fork = await startFork();
+    const data = bridge.encodeFunctionData('getFederationSize');
+    await bridgeCall(fork.testnetUrl, data);
+    const newBlock = forkBlock - 1n;
+    await call(fork.testnetUrl, 'hardhat_reset', [{ forking: { jsonRpcUrl: proxy.url, blockNumber: Number(newBlock) } }]);
+    proxy.calls = [];
+    expect(await bridgeCall(fork.testnetUrl, data)).toBe(await bridgeCall(remote.testnetUrl, data, at(newBlock)));
+    expect(bridgeCalls()).toEqual([[data, at(newBlock)]]);
+  });
 });
