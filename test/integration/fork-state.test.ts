@@ -4,7 +4,7 @@
  * a load never writes over the remote's blocks (a plain chain's file is refused on a fork). The
  * fork cache outlives a load: it holds remote answers, not the chain.
  */
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Wallet } from 'ethers';
 import { COW, call, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
@@ -113,5 +113,16 @@ describe('fork: state dump and load', () => {
     const requests = proxy.requests;
     expect(await call(fork.testnetUrl, 'eth_getBalance', [BOB, 'latest'])).toBe(bob);
     expect(proxy.requests).toBe(requests);
+  });
+
+  it('refuses a file whose fork field is damaged, naming the fault', async () => {
+    const fork = await startFork();
+    const state = await call(fork.testnetUrl, 'anvil_dumpState');
+    const text = gunzipSync(Buffer.from(state.slice(2), 'hex')).toString('utf8');
+    const damaged = text.replace(/"fork":\{"chainId":31,"block":"(0x[0-9a-f]+)","hash":"0x[0-9a-f]{64}"\}/, '"fork":{"chainId":31,"block":"$1","hash":"0x1234"}');
+    expect(damaged).not.toBe(text);
+    const error = await rpcError(fork.testnetUrl, 'anvil_loadState', [`0x${gzipSync(damaged).toString('hex')}`]);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain('fork.hash is not 32 bytes');
   });
 });
