@@ -21,7 +21,7 @@
  * remote's answers stand for the whole fork.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
+import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
 import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
@@ -84,8 +84,7 @@ function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array): bigint {
  * A read method on a fork: the remote's return data at the fork block, or at the executing block
  * when that is below the fork block (eth_call at an old block). Empty data is a failure there.
  */
-async function remoteRead(call: NativeCall, requiredGas: bigint): Promise<NativeResult> {
-  const remote = call.remote!;
+async function remoteRead(call: NativeCall, remote: ForkRemoteCalls, requiredGas: bigint): Promise<NativeResult> {
   const block = call.block.number < remote.forkBlock ? call.block.number : remote.forkBlock;
   const { returnData } = await remote.callAt(block, BRIDGE_ADDRESS, call.data);
   if (returnData.length === 0) return fail(call, requiredGas);
@@ -105,7 +104,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   const behaviour = method.behaviour;
   switch (behaviour.kind) {
     case 'read': {
-      if (call.remote !== undefined) return remoteRead(call, requiredGas);
+      if (call.remote !== undefined) return remoteRead(call, call.remote, requiredGas);
       const values = GETTERS[method.name]!(args);
       return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
     }
