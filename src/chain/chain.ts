@@ -49,9 +49,9 @@ import { BtcSide } from './btc.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
-import type { ForkConnection, ForkOptions } from './fork/open.js';
+import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
-import { commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import { commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
 import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
@@ -108,14 +108,15 @@ export interface ChainFork {
   logs(criteria: LogCriteria): Promise<RemoteJson[]>;
 }
 
-function chainFork(connection: ForkConnection): ChainFork {
+/** `requests`: the HTTP requests sent so far, by every connection this chain has had (a re-fork adds one). */
+function chainFork(connection: ForkConnection, requests: () => number): ChainFork {
   const { remote } = connection;
   return {
     chainId: connection.chainId,
     blockNumber: connection.blockNumber,
     url: connection.url,
     get remoteRequests() {
-      return remote.requests;
+      return requests();
     },
     blockByNumber: (number, full) => remote.blockByNumber(number, full),
     blockByHash: (hash, full) => remote.blockByHash(hash, full),
@@ -156,18 +157,21 @@ export class Chain {
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
   private readonly miningTimer: MiningTimer;
-  /** The remote this chain forks, if it is a fork. */
-  readonly fork: ChainFork | undefined;
+  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
+  fork: ChainFork | undefined;
+  /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
+  private readonly forkConnections: ForkConnection[] = [];
 
   private constructor(
-    options: ChainOptions,
+    private readonly options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
-    private readonly forkConnection: ForkConnection | undefined,
+    private forkConnection: ForkConnection | undefined,
     btc: BtcChain,
   ) {
-    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection);
+    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection, () => this.remoteRequests());
+    if (forkConnection !== undefined) this.forkConnections.push(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
     this.execution = chainHead.execution;
@@ -207,8 +211,11 @@ export class Chain {
       else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
       const remote = fork?.connection.remote;
       // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
-      // below the fork block are the remote's.
-      const blocks = (n: bigint) => (remote !== undefined && n < remote.forkBlock ? remoteBlockRecord(remote, n) : head.blockByNumber(n));
+      // below the fork block are the remote's (the remote of the moment: a fork can move).
+      const blocks = (n: bigint) => {
+        const now = execution.remote as typeof remote;
+        return now !== undefined && n < now.forkBlock ? remoteBlockRecord(now, n) : head.blockByNumber(n);
+      };
       const execution: Execution = new Execution(common, blocks, remote);
       const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
       const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
@@ -227,7 +234,7 @@ export class Chain {
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
-    await this.forkConnection?.close();
+    for (const connection of this.forkConnections) await connection.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -370,6 +377,35 @@ export class Chain {
   /** The block the pool would produce next, built on latest without sealing (rskj's `pending`). */
   pending(): Promise<PendingView> {
     return this.producer.pending();
+  }
+
+  /**
+   * hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on,
+   * in place: another block of the same remote or another remote of this network. The remote is
+   * checked first (its chain id must be this chain's, it must have the block); if it fails, the
+   * fork is unchanged. The fork cache, its flags and its retry settings carry over.
+   */
+  async refork(url: string, block: bigint | undefined): Promise<void> {
+    const current = this.forkConnection;
+    if (current === undefined) throw new ChainError('invalidArgument', 'this chain is not a fork');
+    const options: ForkOptions = { ...this.options.fork, url, block, offline: false, cacheDir: undefined };
+    let connected;
+    try {
+      connected = await connectFork(options, this.chainId, current.cacheStore, undefined);
+    } catch (err) {
+      if (err instanceof ForkStartError) throw new ChainError('invalidArgument', `${err.message}; the fork is unchanged`);
+      throw err;
+    }
+    const { connection, baseBlock } = connected;
+    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!, () => this.producer.forgetMiner());
+    this.forkConnection = connection;
+    this.forkConnections.push(connection);
+    this.fork = chainFork(connection, () => this.remoteRequests());
+  }
+
+  /** HTTP requests sent to remotes since start, over every fork this chain has had. */
+  private remoteRequests(): number {
+    return this.forkConnections.reduce((sum, connection) => sum + connection.remote.requests, 0);
   }
 
   // ---- execution without a transaction ----------------------------------------------------------

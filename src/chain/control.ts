@@ -148,6 +148,11 @@ export class TestControl {
     this.snapshots.clear();
   }
 
+  /** The chain started over elsewhere (a re-fork in place): a new instance id, as after a reset. */
+  renewInstance(): void {
+    this.instance = randomBytes(INSTANCE_ID_BYTES);
+  }
+
   /** Removes a pooled transaction (hardhat_/anvil_dropTransaction); false when it is not pooled. */
   dropTransaction(hash: Uint8Array): Promise<boolean> {
     const { lock, pool, head } = this.parts;

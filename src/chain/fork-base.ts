@@ -11,12 +11,16 @@ import { Account, Address, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } 
 import type { Execution } from './exec/execution.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
+import type { ForkPoint } from './dump/format.js';
 import type { GenesisConfig } from './records/genesis.js';
 import type { RskBlock } from './records/block.js';
 import { rskBlockFromJson } from './fork/remote-block.js';
 import { blockReceipts } from './parts.js';
 import { TombstoneTrie, remoteStorageRoot } from './state/tombstone-trie.js';
 import type { ChainStore } from './storage/store.js';
+import type { ChainParts } from './parts.js';
+import type { TestControl } from './control.js';
+import { isStateMeta } from './head.js';
 
 /** Store meta record of a forked chain: JSON {chainId, block, hash} of the remote fork block. */
 export const FORK_META = 'fork';
@@ -49,11 +53,58 @@ export async function openFork(store: ChainStore, options: ForkOptions, chainId:
   return connectFork(options, chainId, store.forkCacheStore(), undefined);
 }
 
+/** The remote block this chain forks, from its fork record; undefined for a plain chain. */
+export async function storedForkPoint(store: ChainStore): Promise<ForkPoint | undefined> {
+  const stored = await store.getMeta(FORK_META);
+  if (stored === undefined) return undefined;
+  const record = JSON.parse(new TextDecoder().decode(stored)) as ForkRecord;
+  return { chainId: BigInt(record.chainId), block: BigInt(record.block), hash: hexToBytes(record.hash as `0x${string}`) };
+}
+
 /** A data directory holding a fork cannot start as a plain chain. */
 export async function refuseForkedStore(store: ChainStore): Promise<void> {
   if ((await store.getMeta(FORK_META)) !== undefined) {
     throw new ForkStartError('this data directory holds a fork: start with --fork-url (or --fork-offline), or use another --data-dir');
   }
+}
+
+/**
+ * Moves a fork to another remote block in place (hardhat_/anvil_reset with `forking`): the local
+ * blocks go, as after a reset, and the chain starts again from the new fork block, as a new fork
+ * starts. Snapshots, the pool and the clock settings go too; filters and subscriptions start over.
+ * Runs under the chain's lock.
+ */
+export async function reforkChain(
+  parts: ChainParts,
+  control: TestControl,
+  genesis: GenesisConfig,
+  connection: ForkConnection,
+  baseBlock: RemoteJson,
+  /** Drops what still reads the old remote beyond the parts (the miner's state manager). */
+  forgetOldRemote: () => void,
+): Promise<void> {
+  const { lock, store, head, execution, pool, clock, events } = parts;
+  await lock.run(async () => {
+    let base!: RskBlock;
+    await store.restartChain(
+      isStateMeta,
+      async () => {
+        execution.refork(connection.remote);
+        forgetOldRemote();
+        head.baseNumber = connection.blockNumber;
+        return commitForkBase(store, execution, genesis, connection, baseBlock);
+      },
+      async (block) => {
+        base = block;
+        await head.replaced(block);
+        pool.clear();
+        clock.reset();
+        control.forgetSnapshots();
+        control.renewInstance();
+      },
+    );
+    events.emit('rewind', [], base);
+  });
 }
 
 /** Commits a new fork's first block: the remote fork block on the local state described in the header. */

@@ -9,13 +9,16 @@ import type { RskBlock } from './records/block.js';
 import type { RskHeader } from './records/header.js';
 import type { Execution } from './exec/execution.js';
 import type { ChainStore } from './storage/store.js';
-import { irregularStateMeta } from './storage/keys.js';
+import { IRREGULAR_STATE_PREFIX, irregularStateMeta } from './storage/keys.js';
 import { CallRunner } from './exec/call-runner.js';
 import { HeadState, type StateReader, StateView } from './state/flat-view.js';
 import type { StateChanges } from './state/tracking-state-manager.js';
 
 /** Store meta record: head hash ‖ overriding state root, valid only while that block is the head. */
 export const OVERRIDE_META = 'state-override';
+
+/** The meta records that are part of a chain's state (test-control changes): dumped, loaded and dropped with its blocks. */
+export const isStateMeta = (name: string) => name === OVERRIDE_META || name.startsWith(IRREGULAR_STATE_PREFIX);
 
 /** Where a read runs: a block's header and, for the pending block, the overlay holding its state. */
 export interface StateTarget {
@@ -47,8 +50,8 @@ export class ChainHead {
   constructor(
     readonly execution: Execution,
     private readonly store: ChainStore,
-    /** The chain's first local block: 0, or a fork's fork block (the blocks below are the remote's). */
-    readonly baseNumber = 0n,
+    /** The chain's first local block: 0, or a fork's fork block (the blocks below are the remote's); a re-fork moves it. */
+    public baseNumber = 0n,
   ) {
     this.flat = new HeadState((root) => this.execution.stateReader(this.store.stateDb, root));
   }

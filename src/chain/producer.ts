@@ -99,6 +99,14 @@ export class BlockProducer {
     return { block, built };
   }
 
+  /**
+   * A fork moved to another remote block (Chain.refork): the miner's state manager reads the old
+   * remote, so the next block builds a new one. Call under the chain's lock.
+   */
+  forgetMiner(): void {
+    this.miner = undefined;
+  }
+
   /** The miner VM at `parent`'s state: after a revert, reset or state override it moves to the new root. */
   private async minerAt(parent: RskBlock): Promise<Executor & { root: Uint8Array }> {
     const { head, execution, store } = this.parts;

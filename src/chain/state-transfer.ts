@@ -9,17 +9,15 @@
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { ChainParts } from './parts.js';
 import type { TestControl } from './control.js';
-import { OVERRIDE_META } from './head.js';
-import { IRREGULAR_STATE_PREFIX } from './storage/keys.js';
+import { isStateMeta } from './head.js';
 import type { ChainRecord } from './storage/store.js';
 import type { RskBlock } from './records/block.js';
-import { type BlockRecord, type NetworkHeader, type NetworkSection, badStateFile, parseStateFile } from './dump/format.js';
+import { storedForkPoint } from './fork-base.js';
+import { type BlockRecord, type ForkPoint, type NetworkHeader, type NetworkSection, badStateFile, parseStateFile } from './dump/format.js';
 import { type StateSource, openState } from './dump/io.js';
 import { decodeStoredBlock } from './records/block.js';
 import { decodeBlockReceipts } from './records/receipt.js';
 
-/** The meta records that are part of a chain's state (test-control changes), dumped and loaded with it. */
-const isStateMeta = (name: string) => name === OVERRIDE_META || name.startsWith(IRREGULAR_STATE_PREFIX);
 
 export class StateTransfer {
   constructor(
@@ -32,16 +30,19 @@ export class StateTransfer {
     const { lock, store, head, network, common } = this.parts;
     return lock.run(async () => {
       const headNumber = head.block.header.number;
+      // A fork holds its blocks from the fork block up (the remote's below it are never stored).
+      const fork = await storedForkPoint(store);
+      const first = fork?.block ?? 0n;
       const meta: Array<[string, Uint8Array]> = [];
       for await (const [name, value] of store.metaRecords()) if (isStateMeta(name)) meta.push([name, value]);
       async function* blocks(): AsyncGenerator<BlockRecord> {
-        for (let n = 0n; n <= headNumber; n++) {
+        for (let n = first; n <= headNumber; n++) {
           const record = await store.rawBlock(n);
           if (record === undefined) throw new Error(`chain data is damaged: block ${n} is missing`);
           yield record;
         }
       }
-      const header: NetworkHeader = { network, chainId: common.chainId(), headNumber, headHash: head.block.hash, meta };
+      const header: NetworkHeader = { network, chainId: common.chainId(), headNumber, headHash: head.block.hash, meta, ...(fork === undefined ? {} : { fork }) };
       return use({ header, blocks: blocks(), nodes: store.stateNodes() });
     });
   }
@@ -56,7 +57,7 @@ export class StateTransfer {
     const opened = await openState(source);
     if (opened.kind === 'anvil') return () => this.control.putAccounts(opened.accounts);
     const chainId = this.parts.common.chainId();
-    const header = await checkSection(opened.lines(), source.name, chainId);
+    const header = await checkSection(opened.lines(), source.name, chainId, await storedForkPoint(this.parts.store));
     if (header === undefined) return undefined;
     const { lock, store, head, pool, clock, events } = this.parts;
     return () =>
@@ -87,10 +88,28 @@ async function* sectionRecords(lines: AsyncIterable<string>, file: string, chain
 }
 
 /**
+ * A section loads on this chain only if both fork the same remote block or neither forks: a load
+ * never writes over the remote's blocks, and a fork's file has none of the blocks below its fork.
+ */
+function checkSameFork(header: NetworkHeader, fork: ForkPoint | undefined, file: string, where: string): void {
+  const named = (f: ForkPoint) => `a fork of chain ${f.chainId} at block ${f.block} (${bytesToHex(f.hash)})`;
+  const theFile = header.fork;
+  if (theFile === undefined && fork !== undefined) {
+    throw badStateFile(file, `${where} is a chain from its genesis and this node is ${named(fork)}: loading it would write over the remote's blocks; load it into a node started without --fork-url`);
+  }
+  if (theFile !== undefined && fork === undefined) {
+    throw badStateFile(file, `${where} is ${named(theFile)} and this node is not a fork; start it with --fork-url <a node of chain ${theFile.chainId}> --fork-block ${theFile.block} to load it`);
+  }
+  if (theFile !== undefined && fork !== undefined && (theFile.chainId !== fork.chainId || theFile.block !== fork.block || !equalsBytes(theFile.hash, fork.hash))) {
+    throw badStateFile(file, `${where} is ${named(theFile)} and this node is ${named(fork)}; load it into a fork of the same block`);
+  }
+}
+
+/**
  * Reads the whole file and checks it; returns the header of the section with `chainId` (undefined
  * when there is none) once every check passed, or throws naming the file and the fault.
  */
-async function checkSection(lines: AsyncIterable<string>, file: string, chainId: bigint): Promise<NetworkHeader | undefined> {
+async function checkSection(lines: AsyncIterable<string>, file: string, chainId: bigint, fork: ForkPoint | undefined): Promise<NetworkHeader | undefined> {
   let found: NetworkHeader | undefined;
   let next = 0n;
   let parent: Uint8Array | undefined;
@@ -102,9 +121,13 @@ async function checkSection(lines: AsyncIterable<string>, file: string, chainId:
       if (found !== undefined) throw badStateFile(file, `two sections for chain ${chainId}`);
       const unknown = event.header.meta.find(([name]) => !isStateMeta(name));
       if (unknown !== undefined) throw badStateFile(file, `unknown meta record ${JSON.stringify(unknown[0].slice(0, 80))}`);
+      checkSameFork(event.header, fork, file, `network ${event.header.network} (chain ${chainId})`);
       found = event.header;
+      next = fork?.block ?? 0n;
     } else if (event.kind === 'block') {
       const block = checkBlock(event, next, parent, file);
+      // A fork's first block is its copy of the remote fork block, under the remote's hash.
+      if (parent === undefined && fork !== undefined && !equalsBytes(block.hash, fork.hash)) throw badStateFile(file, `block ${next}: not the fork block ${bytesToHex(fork.hash)}`);
       parent = block.hash;
       stateRoot = bytesToHex(block.header.stateRoot).slice(2);
       next++;
@@ -112,7 +135,7 @@ async function checkSection(lines: AsyncIterable<string>, file: string, chainId:
   }
   if (found === undefined) return undefined;
   const where = `network ${found.network} (chain ${chainId})`;
-  if (next === 0n) throw badStateFile(file, `${where} has no blocks`);
+  if (parent === undefined) throw badStateFile(file, `${where} has no blocks`);
   if (next - 1n !== found.headNumber || !equalsBytes(parent!, found.headHash)) {
     throw badStateFile(file, `${where}: its blocks end at ${next - 1n} ${bytesToHex(parent!)}, not at the head it names (${found.headNumber} ${bytesToHex(found.headHash)})`);
   }

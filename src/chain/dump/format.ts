@@ -14,7 +14,9 @@
  *   ],"end":{"networks":2,"blocks":5,"stateNodes":300}}
  *
  * A record after the first of its list starts with a comma. The closing "end" line with its counts
- * is how a truncated file is told apart from a complete one.
+ * is how a truncated file is told apart from a complete one. A fork's section also names its fork
+ * ("fork":{"chainId":31,"block":"0x…","hash":"0x…"}, before "blocks") and its blocks start at the
+ * fork block: the remote's blocks below it are never in a file.
  */
 import { ChainError } from '../base/errors.js';
 
@@ -31,6 +33,15 @@ export interface NetworkHeader {
   headHash: Uint8Array;
   /** The chain's state meta records (test-control state changes), name and value. */
   meta: Array<[string, Uint8Array]>;
+  /** Set when the chain is a fork: the remote's chain id and fork block; blocks start at it. */
+  fork?: ForkPoint;
+}
+
+/** Which remote block a fork continues (the fork's record, fork-base.ts). */
+export interface ForkPoint {
+  chainId: bigint;
+  block: bigint;
+  hash: Uint8Array;
 }
 
 export interface BlockRecord {
@@ -65,6 +76,9 @@ export async function* stateFileLines(sections: NetworkSection[]): AsyncGenerato
       headNumber: `0x${header.headNumber.toString(16)}`,
       headHash: hex(header.headHash),
       meta: header.meta.map(([name, value]) => [name, hex(value)]),
+      ...(header.fork === undefined
+        ? {}
+        : { fork: { chainId: Number(header.fork.chainId), block: `0x${header.fork.block.toString(16)}`, hash: hex(header.fork.hash) } }),
     };
     yield `${i === 0 ? '' : ','}${JSON.stringify(head).slice(0, -1)},"blocks":[`;
     let first = true;
@@ -185,7 +199,7 @@ function networkHeader(
   } catch {
     throw fail('the network record is not valid JSON');
   }
-  const { network, chainId, headNumber, meta } = parsed;
+  const { network, chainId, headNumber, meta, fork } = parsed;
   if (typeof network !== 'string') throw fail('network is not a string');
   if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId <= 0) throw fail('chainId is not a positive integer');
   if (typeof headNumber !== 'string' || !/^0x[0-9a-f]{1,16}$/.test(headNumber)) throw fail('headNumber is not a hex quantity');
@@ -199,7 +213,17 @@ function networkHeader(
       if (!Array.isArray(entry) || entry.length !== 2 || typeof entry[0] !== 'string') throw fail('a meta record is not a [name, hex] pair');
       return [entry[0], bytesOf(entry[1], 'a meta value')] as [string, Uint8Array];
     }),
+    ...(fork === undefined ? {} : { fork: forkPoint(fork, fail, bytesOf) }),
   };
+}
+
+function forkPoint(value: unknown, fail: (problem: string) => Error, bytesOf: (value: unknown, what: string) => Uint8Array): ForkPoint {
+  const { chainId, block, hash } = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof chainId !== 'number' || !Number.isSafeInteger(chainId) || chainId <= 0) throw fail('fork.chainId is not a positive integer');
+  if (typeof block !== 'string' || !/^0x[0-9a-f]{1,16}$/.test(block)) throw fail('fork.block is not a hex quantity');
+  const bytes = bytesOf(hash, 'fork.hash');
+  if (bytes.length !== 32) throw fail('fork.hash is not 32 bytes');
+  return { chainId: BigInt(chainId), block: BigInt(block), hash: bytes };
 }
 
 function checkEnd(line: string, counts: { networks: number; blocks: number; stateNodes: number }, fail: (problem: string) => Error): void {

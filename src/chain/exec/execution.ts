@@ -32,7 +32,7 @@ export class Execution implements ExecutionContext {
   /** eth_call's gas cap and the time limit of one request's eth_call, eth_estimateGas and traces (node flags). */
   callGasCap = CALL_GAS_CAP;
   timeoutMs = EXECUTION_TIMEOUT_MS;
-  readonly firstLocalBlock: bigint;
+  firstLocalBlock: bigint;
   private runtimeLoad?: Promise<EvmRuntime>;
 
   /** The limit of the operator's own requests (operator keys, in-process); undefined: timeoutMs. */
@@ -48,9 +48,20 @@ export class Execution implements ExecutionContext {
     /** Canonical blocks by number (native contracts, BLOCKHASH, and REMASC in block-builder.ts). */
     readonly blocks: BlockLookup,
     /** On a fork: the remote state read where the local trie has nothing (remote-backed-state-manager.ts). */
-    readonly remote?: RemoteStateSource,
+    private forkRemote?: RemoteStateSource,
   ) {
-    this.firstLocalBlock = remote === undefined ? 1n : remote.forkBlock + 1n;
+    this.firstLocalBlock = forkRemote === undefined ? 1n : forkRemote.forkBlock + 1n;
+  }
+
+  get remote(): RemoteStateSource | undefined {
+    return this.forkRemote;
+  }
+
+  /** A fork moved to another remote block (Chain.refork): every state read from now on goes there. */
+  refork(remote: RemoteStateSource): void {
+    if (this.forkRemote === undefined) throw new Error('refork: not a fork');
+    this.forkRemote = remote;
+    this.firstLocalBlock = remote.forkBlock + 1n;
   }
 
   /** The EVM side, loaded and set up once for this chain on the first call. */
@@ -58,7 +69,7 @@ export class Execution implements ExecutionContext {
     if (this.runtimeLoad === undefined) {
       // Executing comes with hashing: the WebAssembly keccak gets ready alongside.
       void startFastKeccak();
-      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks));
+      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks, () => this.forkRemote));
     }
     return this.runtimeLoad;
   }

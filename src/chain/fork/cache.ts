@@ -30,6 +30,8 @@ export const CachedMethod = {
   eth_getTransactionByHash: 7,
   eth_getTransactionReceipt: 8,
   eth_getLogs: 9,
+  /** Native contracts' read methods (the Bridge's getters): to (20 bytes) ‖ call data. */
+  eth_call: 10,
 } as const;
 export type CachedMethodName = keyof typeof CachedMethod;
 

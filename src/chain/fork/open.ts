@@ -38,6 +38,8 @@ export interface ForkConnection {
   readonly blockHash: Uint8Array;
   readonly url: string | undefined;
   readonly remote: RemoteState;
+  /** Where the fork cache lives (a re-fork in place keeps using it). */
+  readonly cacheStore: CacheStore;
   close(): Promise<void>;
 }
 
@@ -87,7 +89,7 @@ export async function connectFork(
   const close = async () => cacheDb?.close();
   const connect = (block: bigint, hash: Uint8Array): ForkConnection => {
     const remote = new RemoteState(client, new ForkCache(store, chainId, block, hash), block);
-    return { chainId, blockNumber: block, blockHash: hash, url, remote, close };
+    return { chainId, blockNumber: block, blockHash: hash, url, remote, cacheStore: store, close };
   };
   try {
     if (resume !== undefined) return { connection: connect(resume.block, resume.hash), baseBlock: undefined };

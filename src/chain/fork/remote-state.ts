@@ -29,6 +29,16 @@ export interface RemoteStateSource {
   account(address: Uint8Array): Promise<RemoteAccount | undefined>;
   /** A storage slot's 32-byte value at the fork block. */
   storage(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array>;
+  /** A native contract's read method as the remote answers it at `block` (at most the fork block). */
+  callAt(block: bigint, to: Uint8Array, data: Uint8Array): Promise<RemoteCallAnswer>;
+}
+
+/**
+ * The remote's answer to an eth_call of a native contract's read method: its return data, empty
+ * when the method failed there (rskj and rsk-devnode answer a Bridge getter that throws with "0x").
+ */
+export interface RemoteCallAnswer {
+  returnData: Uint8Array;
 }
 
 /** A remote JSON-RPC object (block, transaction, receipt) exactly as the remote answered it. */
@@ -121,6 +131,20 @@ export class RemoteState implements RemoteStateSource {
     const bytes = data(value, `eth_getStorageAt(${params[0]}, ${params[1]})`);
     if (bytes.length > 32) throw new RemoteError(`fork: the remote answered eth_getStorageAt(${params[0]}, ${params[1]}) with ${bytes.length} bytes`);
     return setLengthLeft(bytes, 32);
+  }
+
+  /**
+   * The remote's answer to `data` sent to `to` with eth_call at `block` (at most the fork block),
+   * cached like every read. Only native contracts' read methods go here (native/bridge/index.ts):
+   * RSK's Bridge keeps values no eth_getStorageAt can return, so its getters are asked instead.
+   */
+  async callAt(block: bigint, to: Uint8Array, callData: Uint8Array): Promise<RemoteCallAnswer> {
+    if (block > this.forkBlock) throw new RangeError(`fork: remote calls are made at the fork block or below, not at ${block}`);
+    if (block < this.forkBlock) return this.at(block).callAt(block, to, callData);
+    const target = bytesToHex(to);
+    const params = [{ to: target, data: bytesToHex(callData) }, this.blockTag];
+    const [answer] = await this.reads([{ method: 'eth_call', key: concatBytes(to, callData), params }]);
+    return { returnData: data(answer, `eth_call(${target})`) };
   }
 
   /** Files the fork block's header as the remote gave it at start-up (read before the cache's scope was known). */

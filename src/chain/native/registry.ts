@@ -29,7 +29,7 @@ import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
 import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
-import type { NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
+import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
 
 /** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
@@ -46,6 +46,8 @@ export const NATIVE_CONTRACTS: readonly NativeContract[] = [
 export interface NativeEnvironment {
   /** A canonical block by number. */
   blockAt(number: bigint): Promise<RskBlock | undefined>;
+  /** On a fork: the remote, which the Bridge's read methods ask (read at each call: a fork can move). */
+  remote?: () => ForkRemoteCalls | undefined;
 }
 
 /** The native frame's message, as @ethereumjs/evm's Message has it. */
@@ -186,6 +188,7 @@ export function nativePrecompiles(env: NativeEnvironment, contracts: readonly Na
         blockAt: (n) => env.blockAt(n),
         localCall: block[LOCAL_CALL] === true,
         state: evm.stateManager as MerkleStateManager,
+        remote: env.remote?.(),
       };
       return toExecResult(await contract.call(call), input.gasLimit);
     };

@@ -7,6 +7,17 @@
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
+import type { RemoteCallAnswer } from '../fork/remote-state.js';
+
+/**
+ * On a fork, what native contracts ask the remote node (fork/remote-state.ts): the Bridge's read
+ * methods, answered as the remote answers them at the fork block (or at the executing block when
+ * it is below the fork block).
+ */
+export interface ForkRemoteCalls {
+  readonly forkBlock: bigint;
+  callAt(block: bigint, to: Uint8Array, data: Uint8Array): Promise<RemoteCallAnswer>;
+}
 
 /**
  * The opcode that reached a native contract (rskj MessageCall.MsgType, which rskj hands to the
@@ -53,6 +64,8 @@ export interface NativeCall {
   blockAt?(number: bigint): Promise<RskBlock | undefined>;
   /** The executing state (a native contract with storage reads and writes its own account here). */
   state: MerkleStateManager;
+  /** Set on a fork: the remote node the chain continues. */
+  remote?: ForkRemoteCalls;
 }
 
 export interface NativeResult {

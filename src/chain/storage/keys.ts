@@ -80,6 +80,9 @@ export const btcTipKey = () => BTC_TIP;
 export const btcBlockKey = (height: number) => prefixed(BTC, encodeNumber(BigInt(height)));
 /** Whether a key is one of the Bitcoin chain's (a state load leaves them: they are not the RSK chain's). */
 export const isBtcKey = (key: Uint8Array) => key[0] === BTC;
+/** A fork cache entry: remote answers, which a state load keeps (they are not the chain's). */
+export const isForkCacheKey = (key: Uint8Array) => key[0] === FORK_CACHE;
+export const isStateNodeKey = (key: Uint8Array) => key[0] === STATE_NODE;
 export const metaKey = (name: string) => prefixed(META, new TextEncoder().encode(name));
 /**
  * Meta record of a block whose state test control changed (hardhat_setBalance and friends) before

@@ -21,6 +21,8 @@ import {
   decodeNumber,
   encodeNumber,
   forkCacheKey,
+  isForkCacheKey,
+  isStateNodeKey,
   hashToNumberKey,
   headKey,
   IRREGULAR_STATE_PREFIX,
@@ -249,6 +251,39 @@ export class ChainStore {
     }
   }
 
+  /**
+   * Starts the chain over from a block `build` commits (a fork moved to another remote block,
+   * hardhat_reset with `forking`): every block, receipt, index and state meta record goes, the
+   * state nodes stay (content-addressed: the new state shares what it can, and reads of the old
+   * head stay whole until the new head is settled), the fork cache and other meta records too.
+   * Reads of blocks, receipts and indexes wait until `build` and `settle` are done.
+   */
+  async restartChain(stateMeta: (name: string) => boolean, build: () => Promise<RskBlock>, settle: (head: RskBlock) => Promise<void>): Promise<void> {
+    let done!: () => void;
+    this.loading = new Promise((resolve) => (done = resolve));
+    try {
+      this.stateDb.discardPending();
+      this.revertedNodes.setTracking(false);
+      const metaPrefix = metaKey('')[0];
+      let ops: KvOp[] = [];
+      for await (const key of this.kv.keys()) {
+        if (isStateNodeKey(key) || isForkCacheKey(key)) continue;
+        if (key[0] === metaPrefix && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
+        ops.push({ type: 'del', key });
+        if (ops.length >= LOAD_BATCH_OPS) ops = (await this.kv.batch(ops), []);
+      }
+      if (ops.length > 0) await this.kv.batch(ops);
+      this.blocks.clear();
+      this.receipts.clear();
+      this.logs.clear();
+      const head = await build();
+      await settle(head);
+    } finally {
+      this.loading = undefined;
+      done();
+    }
+  }
+
   private async writeChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean): Promise<RskBlock> {
     this.stateDb.discardPending();
     this.revertedNodes.setTracking(false);
@@ -263,6 +298,7 @@ export class ChainStore {
       const isMeta = key[0] === metaPrefix[0];
       if (isBtcKey(key)) continue;
       if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
+      if (isForkCacheKey(key)) continue; // the remote's answers outlive any chain loaded over them
       ops.push({ type: 'del', key });
       await flush(LOAD_BATCH_OPS);
     }

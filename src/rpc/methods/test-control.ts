@@ -6,6 +6,7 @@
 import { setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { method } from '../context.js';
 import { InvalidParams } from '../errors.js';
+import { redactedUrl } from '../../chain/index.js';
 import type { RpcContext } from '../context.js';
 import { quantity } from '../format.js';
 import { ParamError, address, atMost, shortened, shown, bool, data, hash32, makeDecoder, params, quantity as quantityParam, quantityOrDecimal, storageSlot } from '../params.js';
@@ -123,17 +124,16 @@ function forkingBlock(options: unknown): bigint | undefined {
 }
 
 /**
- * A reset with `forking` is a reset to the fork block when it names this node's own fork (what a
- * test suite's beforeEach sends); forking another remote or block in place is not supported yet.
+ * A reset with `forking` (viem's testClient.reset({ jsonRpcUrl, blockNumber })): naming this
+ * node's own fork (what a test suite's beforeEach sends) it is a reset to the fork block; naming
+ * another block of the remote, or another remote of this network, it moves the fork there in
+ * place (Chain.refork). A chain started without a fork cannot become one.
  */
-function checkSameFork(ctx: RpcContext, prefix: string, url: string, block: bigint | undefined): void {
+async function resetForking(ctx: RpcContext, prefix: string, url: string, block: bigint | undefined): Promise<void> {
   const fork = ctx.chain.fork;
-  if (fork === undefined) throw new InvalidParams(`${prefix}_reset: forking is not supported on a chain started without --fork-url; start the node with --fork-url ${url}`);
-  if (url !== fork.url || (block !== undefined && block !== fork.blockNumber)) {
-    throw new InvalidParams(
-      `${prefix}_reset: this node forks ${fork.url ?? 'the fork cache'} at block ${fork.blockNumber}; resetting to another remote or block is not supported yet (restart with --fork-url and --fork-block)`,
-    );
-  }
+  if (fork === undefined) throw new InvalidParams(`${prefix}_reset: forking is not supported on a chain started without --fork-url; start the node with --fork-url ${redactedUrl(url)}`);
+  if (url === fork.url && (block === undefined || block === fork.blockNumber)) await ctx.chain.control.reset();
+  else await ctx.chain.refork(url, block);
 }
 
 /** The methods Hardhat and anvil both have, under each prefix. */
@@ -167,13 +167,13 @@ function stateHelpers(prefix: 'hardhat' | 'anvil'): MethodSpec<RpcContext>[] {
     method(`${prefix}_getAutomine`, 'Whether automine is on.', params([]), (ctx) => ctx.chain.isAutomine),
     method(
       `${prefix}_reset`,
-      'Back to genesis, like evm_reset (forking another chain is not supported).',
+      'Back to genesis (a fork: its fork block), like evm_reset; with forking { jsonRpcUrl, blockNumber } on a fork, forks that remote (of this network) at that block (default: its latest) in place.',
       params([makeDecoder('options', (v) => v).optional]),
       async (ctx, [options]) => {
         // viem's reset() sends { forking: { jsonRpcUrl: undefined, blockNumber: NaN } }: without a URL it is a plain reset.
         const url = forkingUrl(options);
-        if (url !== undefined) checkSameFork(ctx, prefix, url, forkingBlock(options));
-        await ctx.chain.control.reset();
+        if (url !== undefined) await resetForking(ctx, prefix, url, forkingBlock(options));
+        else await ctx.chain.control.reset();
         return true;
       },
     ),

@@ -12,9 +12,16 @@
  *   with empty data and gasUsed = required gas;
  * - called by the transaction itself (TransactionExecutor): the tx fails with an exception, which is
  *   not a REVERT (eth_call answers "0x" without error) and pays its whole gas limit -> 'failure'.
+ *
+ * On a fork, the read methods answer as the remote node's Bridge did at the fork block: the same
+ * call data sent to the remote with eth_call (fork/remote-state.ts, cached like every remote read),
+ * since the Bridge's storage cannot be read slot by slot over RPC. The checks above (gas, local-only,
+ * call type) stay local. No Bridge method that writes is emulated here (each answers as for an
+ * unauthorised caller or fails), so no local transaction changes what the Bridge holds and the
+ * remote's answers stand for the whole fork.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
+import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
 import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
@@ -73,6 +80,17 @@ function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array): bigint {
   return cost + 2n * BigInt(data.length);
 }
 
+/**
+ * A read method on a fork: the remote's return data at the fork block, or at the executing block
+ * when that is below the fork block (eth_call at an old block). Empty data is a failure there.
+ */
+async function remoteRead(call: NativeCall, remote: ForkRemoteCalls, requiredGas: bigint): Promise<NativeResult> {
+  const block = call.block.number < remote.forkBlock ? call.block.number : remote.forkBlock;
+  const { returnData } = await remote.callAt(block, BRIDGE_ADDRESS, call.data);
+  if (returnData.length === 0) return fail(call, requiredGas);
+  return { returnValue: returnData, gasUsed: requiredGas };
+}
+
 export async function callBridge(call: NativeCall): Promise<NativeResult> {
   const parsed = parse(call.data);
   const requiredGas = requiredGasFor(parsed, call.data);
@@ -86,6 +104,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   const behaviour = method.behaviour;
   switch (behaviour.kind) {
     case 'read': {
+      if (call.remote !== undefined) return remoteRead(call, call.remote, requiredGas);
       const values = GETTERS[method.name]!(args);
       return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
     }
