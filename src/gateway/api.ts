@@ -9,6 +9,7 @@ import { ALLOW_RULES, AllowlistError, parseAllowlist } from './allowlist.js';
 import { clientAddressOf } from './ban-list.js';
 import { ALT_PATH_PREFIX, type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
 import { type JwtAlgorithm, type JwtKeySettings, JwtKeyError, checkPublicKey } from './jwt-keys.js';
+import { MAX_METHODS_PER_DAY, OTHER_METHODS } from './key-usage.js';
 
 const SESSION_COOKIE = 'rsk_devnode_session';
 /** Dashboard requests are a few small fields. */
@@ -121,6 +122,13 @@ export function createApiRouter(gateway: Gateway, publicUrl: () => string): Rout
   router.delete('/keys/:id/jwt-keys/:jwtKeyId', route(async (req, res) => {
     const user = signedIn(req);
     res.json(keyView(await gateway.removeJwtKey(user.userId, String(req.params.id), String(req.params.jwtKeyId)), publicUrl()));
+  }));
+
+  router.get('/keys/:id/usage', route(async (req, res) => {
+    const user = signedIn(req);
+    const record = gateway.ownKey(user.userId, String(req.params.id));
+    const days = await gateway.usage.history(record.id, HISTORY_DAYS);
+    res.json({ id: record.id, day: days[days.length - 1]!.day, methodsPerDay: MAX_METHODS_PER_DAY, otherMethods: OTHER_METHODS, days });
   }));
 
   router.get('/usage', route(async (req, res) => {
