@@ -1,17 +1,21 @@
 /**
  * The key page's recipes and usage by method in Chromium (issue 23): the ethers and viem recipes
- * carry the key's URL and chain id and work as written (run here against the node), the others
- * name the same URL, the /v2 form switches every recipe, Copy puts the recipe on the clipboard;
+ * carry the key's URL and chain id and work as written (run here against the node), as do the
+ * web3.js one and the Foundry one's cast lines; the Hardhat entry names the URL and chain id; the /v2 form switches every recipe, Copy puts the recipe on the clipboard;
  * after real calls through the key the page shows them per day and by method, as the API counts
  * them. The page fits 360 and 390 px phones. Screenshots go to test-output/.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import * as viemChains from 'viem/chains';
+import { Web3 } from 'web3';
 import { launchChromium } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { startTestNode, type TestNode } from '../helpers/node.js';
@@ -19,6 +23,7 @@ import { startTestNode, type TestNode } from '../helpers/node.js';
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const EMAIL = 'recipes@example.com';
 const PASSWORD = 'correct horse battery staple';
+const run = promisify(execFile);
 
 let t: TestNode;
 let browser: Browser;
@@ -64,7 +69,7 @@ describe('recipes and usage by method on the key page', () => {
   let keyUrl: string;
   let v2Url: string;
 
-  it('shows recipes with the key URL and chain id; the ethers and viem ones run as written', async () => {
+  it('shows recipes with the key URL and chain id; the ethers, viem, web3.js and cast ones run as written', async () => {
     await page.goto(`${t.baseUrl}/dashboard/signup`);
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
@@ -99,7 +104,11 @@ describe('recipes and usage by method on the key page', () => {
     const client = createPublicClient({ chain, transport: http(viem.url) });
     expect(await client.getBlockNumber()).toBe(0n);
 
-    expect(await recipe('web3')).toContain(`new Web3('${keyUrl}'); // chain id 31`);
+    const web3Code = await recipe('web3');
+    expect(web3Code).toContain(`new Web3('${keyUrl}'); // chain id 31`);
+    const web3 = new Web3(/new Web3\('([^']+)'\)/.exec(web3Code)![1]!);
+    expect(await web3.eth.getBlockNumber()).toBe(0n);
+    expect(await web3.eth.getChainId()).toBe(31n);
     const hardhat = await recipe('hardhat');
     expect(hardhat).toContain(`url: '${keyUrl}',`);
     expect(hardhat).toContain('chainId: 31,');
@@ -108,6 +117,10 @@ describe('recipes and usage by method on the key page', () => {
     expect(foundry).toContain(`export RSK_RPC_URL=${keyUrl}\n`);
     expect(foundry).toContain('forge create src/Counter.sol:Counter --legacy --broadcast --rpc-url "$RSK_RPC_URL"');
     expect(foundry).toContain('cast send <address> "increment()" --legacy --rpc-url "$RSK_RPC_URL"');
+    // The recipe's read-only lines run as written in a shell, with Foundry's cast (a dev dependency).
+    const readOnly = foundry.split('\n').slice(0, 3).join('\n');
+    const { stdout } = await run('bash', ['-c', readOnly], { env: { ...process.env, PATH: `${resolve('node_modules/.bin')}:${process.env.PATH}` } });
+    expect(stdout).toBe('31\n0\n');
     await page.screenshot({ path: `${OUTPUT_DIR}key-recipes.png`, fullPage: true });
   });
 
@@ -134,15 +147,15 @@ describe('recipes and usage by method on the key page', () => {
     }
     await page.reload();
     await expect.poll(() => page.locator('#methods-body tr').count()).toBe(3);
-    // ethers: eth_blockNumber and eth_chainId, viem: eth_blockNumber, /v2 ethers: eth_blockNumber; then 3 net_version.
+    // eth_blockNumber: ethers, viem, web3.js, cast, ethers at /v2; eth_chainId: ethers, web3.js, cast; then 3 net_version.
     const rows = await Promise.all((await page.locator('#methods-body tr').all()).map((tr) => tr.locator('td').allTextContents()));
     expect(rows).toEqual([
-      ['eth_blockNumber', '3', '3'],
+      ['eth_blockNumber', '5', '5'],
+      ['eth_chainId', '3', '3'],
       ['net_version', '3', '3'],
-      ['eth_chainId', '1', '1'],
     ]);
-    expect(await page.locator('#key-usage-chart figcaption').textContent()).toBe('7 requests in the last 30 days.');
-    expect(await page.locator('#key-usage-chart rect.bar.today title').textContent()).toMatch(/^\d{4}-\d\d-\d\d: 7 requests$/);
+    expect(await page.locator('#key-usage-chart figcaption').textContent()).toBe('11 requests in the last 30 days.');
+    expect(await page.locator('#key-usage-chart rect.bar.today title').textContent()).toMatch(/^\d{4}-\d\d-\d\d: 11 requests$/);
     expect(await page.locator('#no-methods').isVisible()).toBe(false);
     await page.screenshot({ path: `${OUTPUT_DIR}key-usage-by-method.png`, fullPage: true });
   });
