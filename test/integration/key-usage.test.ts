@@ -1,8 +1,8 @@
 /**
  * A dashboard key's usage by day and by method (issue 23): GET /api/keys/:id/usage after real calls
  * through the key (ethers, batches, /v2, WebSocket, bad bodies), the bound on method names per day
- * (the rest counted as "other"), other users' keys refused, operator keys never counted, the UTC day
- * rollover, and the counts across a restart on the same data directory.
+ * (the rest counted as "other"), other users' keys refused, operator keys and calls over the quota
+ * never counted, the UTC day rollover, and the counts across a restart on the same data directory.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -137,6 +137,34 @@ describe('GET /api/keys/:id/usage', () => {
     await user.expect(200, 'DELETE', `/keys/${key.id}`);
     expect((await post(key.url, JSON.stringify(request('eth_chainId')))).status).toBe(401);
     expect((await user.expect(200, 'GET', `/keys/${key.id}/usage`)).days.at(-1).methods).toEqual([{ method: 'eth_chainId', requests: 1 }]);
+  });
+});
+
+describe('what is not counted, and names that are no plain words', () => {
+  let t: TestNode;
+  beforeAll(async () => {
+    t = await startTestNode({ dailyLimit: 3, now: new Clock().now });
+  });
+  afterAll(() => t?.close());
+
+  it('calls refused by the daily quota are not counted; names such as __proto__ count as themselves', async () => {
+    const user = await DashboardUser.create(t.baseUrl, 'limited@example.com');
+    const key = await user.createKey('testnet');
+    const names = await post(key.url, JSON.stringify([request('__proto__', 1), request('constructor', 2)]));
+    expect(names.body.map((r: any) => r.error.code)).toEqual([-32601, -32601]);
+    expect((await post(key.url, JSON.stringify(request('eth_chainId')))).status).toBe(200);
+    // The quota of 3 is spent: these are refused with 429 and cost nothing.
+    expect((await post(key.url, JSON.stringify(request('eth_chainId')))).status).toBe(429);
+    expect((await post(key.url, JSON.stringify([request('eth_blockNumber', 1), request('eth_blockNumber', 2)]))).status).toBe(429);
+    expect((await user.expect(200, 'GET', `/keys/${key.id}/usage`)).days.at(-1)).toEqual({
+      day: '2025-01-15',
+      requests: 3,
+      methods: [
+        { method: '__proto__', requests: 1 },
+        { method: 'constructor', requests: 1 },
+        { method: 'eth_chainId', requests: 1 },
+      ],
+    });
   });
 });
 
