@@ -9,11 +9,13 @@ import { ALLOW_RULES, AllowlistError, parseAllowlist } from './allowlist.js';
 import { clientAddressOf } from './ban-list.js';
 import { ALT_PATH_PREFIX, type ApiKeyRecord, type Gateway, GatewayError, type SessionUser } from './gateway.js';
 import { type JwtAlgorithm, type JwtKeySettings, JwtKeyError, checkPublicKey } from './jwt-keys.js';
+import { MAX_METHODS_PER_DAY, OTHER_METHODS } from './key-usage.js';
 
 const SESSION_COOKIE = 'rsk_devnode_session';
 /** Dashboard requests are a few small fields. */
 const MAX_API_BODY = '16kb';
-const HISTORY_DAYS = 30;
+/** Days of usage the API returns (and the pages show). */
+export const USAGE_DAYS = 30;
 const MAX_NAME = 100;
 const MAX_DESCRIPTION = 500;
 
@@ -123,9 +125,16 @@ export function createApiRouter(gateway: Gateway, publicUrl: () => string): Rout
     res.json(keyView(await gateway.removeJwtKey(user.userId, String(req.params.id), String(req.params.jwtKeyId)), publicUrl()));
   }));
 
+  router.get('/keys/:id/usage', route(async (req, res) => {
+    const user = signedIn(req);
+    const record = gateway.ownKey(user.userId, String(req.params.id));
+    const days = await gateway.usage.history(record.id, USAGE_DAYS);
+    res.json({ id: record.id, day: days[days.length - 1]!.day, methodsPerDay: MAX_METHODS_PER_DAY, otherMethods: OTHER_METHODS, days });
+  }));
+
   router.get('/usage', route(async (req, res) => {
     const user = signedIn(req);
-    const history = await gateway.quotas.history(user.userId, HISTORY_DAYS);
+    const history = await gateway.quotas.history(user.userId, USAGE_DAYS);
     const today = history[history.length - 1]!;
     const limit = gateway.quotas.dailyLimit;
     res.json({ limit, used: today.requests, remaining: Math.max(0, limit - today.requests), day: today.day, history });

@@ -10,6 +10,7 @@ import { AllowRules, type AllowlistSettings } from './allowlist.js';
 import { type JwtAlgorithm, type JwtKeySettings, JwtVerifier, MAX_JWT_KEYS } from './jwt-keys.js';
 import { LoginThrottle } from './login-throttle.js';
 import { DUMMY_HASH, type PasswordHash, hashPassword, verifyPassword } from './passwords.js';
+import { KeyUsage } from './key-usage.js';
 import { Quotas } from './quota.js';
 
 /** The spec's limit of keys per user (revoked keys do not count). */
@@ -68,6 +69,8 @@ type Db = AbstractLevel<string | Buffer | Uint8Array, string, string>;
 const userKey = (email: string) => `user:${email}`;
 const apiKeyKey = (key: string) => `key:${key}`;
 const quotaKey = (key: string) => `quota:${key}`;
+/** A key's calls by method on one day: `usage:<key id>:<YYYY-MM-DD>` -> JSON [[method, count], ...]. */
+const usageKey = (keyDay: string) => `usage:${keyDay}`;
 
 export interface GatewayOptions {
   location: string | undefined;
@@ -77,6 +80,8 @@ export interface GatewayOptions {
 
 export class Gateway {
   readonly quotas: Quotas;
+  /** Calls per key, day and method (key-usage.ts). */
+  readonly usage: KeyUsage;
   private readonly throttle: LoginThrottle;
   private readonly sessions = new Map<string, SessionUser & { expiresAt: number }>();
   /** Every key ever made, by key string; loaded at start so the RPC path never waits on disk. */
@@ -96,6 +101,14 @@ export class Gateway {
       async (key) => Number((await this.db.get(quotaKey(key))) ?? 0),
       (entries) => this.db.batch(entries.map(([key, count]) => ({ type: 'put' as const, key: quotaKey(key), value: String(count) }))),
     );
+    this.usage = new KeyUsage(
+      now,
+      async (key) => {
+        const stored = await this.db.get(usageKey(key));
+        return stored === undefined ? undefined : (JSON.parse(stored) as Array<[string, number]>);
+      },
+      (entries) => this.db.batch(entries.map(([key, counts]) => ({ type: 'put' as const, key: usageKey(key), value: JSON.stringify(counts) }))),
+    );
   }
 
   static async open(options: GatewayOptions): Promise<Gateway> {
@@ -112,6 +125,7 @@ export class Gateway {
 
   async close(): Promise<void> {
     await this.quotas.flush();
+    await this.usage.flush();
     await this.db.close();
   }
 
@@ -223,7 +237,8 @@ export class Gateway {
     return this.policies.get(record.key);
   }
 
-  private ownKey(userId: string, id: string): ApiKeyRecord {
+  /** One of the user's keys, revoked or not (404 for another user's or no key). */
+  ownKey(userId: string, id: string): ApiKeyRecord {
     const record = this.listKeys(userId).find((k) => k.id === id);
     if (record === undefined) throw new GatewayError(404, 'No such key');
     return record;

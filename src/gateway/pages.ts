@@ -5,10 +5,11 @@
  * to the login page when there is no live session, so a signed-out visit makes no failing request.
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { sessionToken } from './api.js';
+import { USAGE_DAYS, sessionToken } from './api.js';
 import { MAX_ALLOWLIST_ENTRIES } from './allowlist.js';
 import { type Gateway, MAX_KEYS_PER_USER } from './gateway.js';
 import { MAX_JWT_KEYS, MAX_JWT_LIFETIME_S } from './jwt-keys.js';
+import { MAX_METHODS_PER_DAY, OTHER_METHODS } from './key-usage.js';
 import { codePath } from '../package-paths.js';
 
 /** src/gateway/static, or its copy in dist/ (scripts/copy-static.mjs), which the bundle in dist/bin/ uses too. */
@@ -189,6 +190,30 @@ function keyPage(): string {
         <p class="muted" id="revoke-hint">Revoking is permanent: requests with this key are refused from then on.</p>
         <button type="button" id="revoke-key" class="danger">Revoke key</button>
       </div>
+    </section>
+    <section class="card" id="recipes-card" hidden>
+      <h2>Use this key</h2>
+      <p class="muted">Ready-to-copy setups with this key's URL and chain id. The node holds no private keys for dashboard keys: sign in your app or tool.</p>
+      <label for="recipe-address">Address in the recipes</label>
+      <select id="recipe-address">
+        <option value="url">/&lt;KEY&gt; (the gateway's address)</option>
+        <option value="v2">/v2/&lt;KEY&gt; (the alternative provider's address)</option>
+      </select>
+      <div id="recipes"></div>
+      <p id="recipe-status" class="muted" role="status"></p>
+    </section>
+    <section class="card" id="key-usage-card" hidden>
+      <h2>Usage of this key</h2>
+      <p class="error" id="key-usage-error" role="alert" hidden></p>
+      <h3>Requests per day, last ${USAGE_DAYS} days</h3>
+      <figure id="key-usage-chart" class="chart"></figure>
+      <h3>By method</h3>
+      <p class="muted small">Each call of a batch counts. A day keeps ${MAX_METHODS_PER_DAY} method names; calls of further methods, and bodies that are not JSON-RPC calls, count as "${OTHER_METHODS}".</p>
+      <table id="methods-table" hidden>
+        <thead><tr><th scope="col">Method</th><th scope="col" class="num">Today</th><th scope="col" class="num">${USAGE_DAYS} days</th></tr></thead>
+        <tbody id="methods-body"></tbody>
+      </table>
+      <p id="no-methods" class="muted" hidden>No requests with this key in the last ${USAGE_DAYS} days.</p>
     </section>
     <section class="card" id="allowlist-card" hidden>
       <h2>Allow lists</h2>

@@ -1,7 +1,8 @@
 /**
  * The gate in front of the dispatcher, for HTTP and WebSocket alike: which key, which network,
  * which rights (an operator key, or a dashboard key: rpc/access.ts), the key's options (its JWT
- * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers.
+ * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers
+ * and the count of calls by method (key-usage.ts).
  */
 import type { NetworkName } from '../chain/index.js';
 import type { ApiKeyRecord, Gateway, KeyPolicy } from '../gateway/gateway.js';
@@ -124,6 +125,11 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return gateway.quotas.consume(userId, calls);
   };
 
+  /** A dashboard key's calls by method, for its page (key-usage.ts); operator keys are not counted. */
+  const countUsage = (access: Exclude<Access, { denied: string }>, parsed: unknown): void => {
+    if (access.record !== undefined) gateway.usage.record(access.record.id, parsed, maxBatch);
+  };
+
   const http: RpcRoute = {
     async handle(key: string, body: string, remote?: string, headers: RpcRequestHeaders = {}): Promise<RpcResult> {
       const client = clientOf(remote);
@@ -151,6 +157,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       }
       note(client, 'successfulHandshakes');
       if (isMalformed(parsed)) note(client, 'invalidMessages');
+      countUsage(access, parsed);
       logCalls(access.network, parsed);
       const context = contextFor(access.network, access.userId, client);
       const result = await dispatcher.handleParsed(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline(access.userId === undefined) }, body);
@@ -213,6 +220,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
             return quotaExceeded(quota, idOf(message), message).body;
           }
           if (isMalformed(parsed)) note(client, 'invalidMessages');
+          countUsage(now, parsed);
           logCalls(access.network, parsed);
           // One time limit per message (evm/deadline.ts): a batch's calls share it.
           return (await dispatcher.handleParsed(parsed, { ...context, deadline: context.chain.execution.deadline(access.userId === undefined) }, message)).body;

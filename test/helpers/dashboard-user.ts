@@ -9,6 +9,8 @@ export interface KeyView {
   jwtKeys: Array<{ id: string; name: string; algorithm: string; publicKey: unknown; createdAt: string }>;
 }
 
+const PASSWORD = 'correct horse battery';
+
 export class DashboardUser {
   private cookie = '';
 
@@ -16,9 +18,14 @@ export class DashboardUser {
 
   /** Signs up and logs in a fresh account. */
   static async create(baseUrl: string, email: string): Promise<DashboardUser> {
+    await new DashboardUser(baseUrl).call('POST', '/signup', { email, password: PASSWORD });
+    return DashboardUser.login(baseUrl, email);
+  }
+
+  /** Logs in an account made by create (on this node, or before its restart). */
+  static async login(baseUrl: string, email: string): Promise<DashboardUser> {
     const user = new DashboardUser(baseUrl);
-    const password = 'correct horse battery';
-    await user.call('POST', '/signup', { email, password });
+    const password = PASSWORD;
     const login = await fetch(`${baseUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
     user.cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
     return user;

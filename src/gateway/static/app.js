@@ -289,7 +289,7 @@
       preserveAspectRatio: 'none',
       role: 'img',
       class: 'bars',
-      'aria-labelledby': 'usage-chart-caption',
+      'aria-labelledby': `${figure.id}-caption`,
     });
     chart.append(svg('line', { x1: 0, x2: width, y1: top + plot + 0.5, y2: top + plot + 0.5, class: 'axis' }));
     history.forEach((day, i) => {
@@ -314,8 +314,153 @@
     }
     const total = history.reduce((sum, d) => sum + d.requests, 0);
     const caption = el('figcaption', { className: 'muted small', text: `${total.toLocaleString('en-US')} requests in the last ${history.length} days.` });
-    caption.id = 'usage-chart-caption';
+    caption.id = `${figure.id}-caption`;
     figure.replaceChildren(peakLabel, chart, days, caption);
+  }
+
+  // ---- recipes: the key's URL in the setups of common tools --------------------------------------
+
+  /** A JavaScript string literal (the URL holds only URL characters, but quotes stay escaped). */
+  const jsString = (text) => `'${String(text).replace(/[\\']/g, '\\$&')}'`;
+
+  /**
+   * The recipes for a key's URL and chain id: title, code, and a note. viem names the chain by its
+   * definition in viem/chains (rootstock is 30, rootstockTestnet 31).
+   */
+  function recipes(url, chainId, network) {
+    const testnet = chainId === 31;
+    const viemChain = testnet ? 'rootstockTestnet' : 'rootstock';
+    const hardhatName = testnet ? 'rskTestnet' : 'rskMainnet';
+    return [
+      {
+        id: 'ethers',
+        title: 'ethers v6',
+        code: [
+          "import { JsonRpcProvider } from 'ethers';",
+          '',
+          `// Rootstock ${network} (chain id ${chainId}); staticNetwork skips the chain id lookup on each start.`,
+          `const provider = new JsonRpcProvider(${jsString(url)}, ${chainId}, { staticNetwork: true });`,
+          'console.log(await provider.getBlockNumber());',
+        ].join('\n'),
+        note: 'Sign with a Wallet connected to this provider: new Wallet(privateKey, provider).',
+      },
+      {
+        id: 'viem',
+        title: 'viem',
+        code: [
+          "import { createPublicClient, http } from 'viem';",
+          `import { ${viemChain} } from 'viem/chains'; // chain id ${chainId}`,
+          '',
+          `const client = createPublicClient({ chain: ${viemChain}, transport: http(${jsString(url)}) });`,
+          'console.log(await client.getBlockNumber());',
+        ].join('\n'),
+        note: 'For transactions, createWalletClient with the same chain and transport and a local account (privateKeyToAccount).',
+      },
+      {
+        id: 'web3',
+        title: 'web3.js',
+        code: [
+          "import { Web3 } from 'web3';",
+          '',
+          `const web3 = new Web3(${jsString(url)}); // chain id ${chainId}`,
+          'console.log(await web3.eth.getBlockNumber());',
+        ].join('\n'),
+        note: 'Add a signing account with web3.eth.accounts.wallet.add(privateKey).',
+      },
+      {
+        id: 'hardhat',
+        title: 'Hardhat network',
+        code: [
+          '// hardhat.config.js (Hardhat 2): npx hardhat run scripts/deploy.js --network ' + hardhatName,
+          'module.exports = {',
+          "  solidity: '0.8.24',",
+          '  networks: {',
+          `    ${hardhatName}: {`,
+          `      url: ${jsString(url)},`,
+          `      chainId: ${chainId},`,
+          '      // The gateway holds no keys for you: Hardhat signs with these (never commit them).',
+          '      accounts: process.env.DEPLOYER_KEY ? [process.env.DEPLOYER_KEY] : [],',
+          '    },',
+          '  },',
+          '};',
+        ].join('\n'),
+        note: 'accounts is required to send transactions: the node does not sign for dashboard keys (eth_accounts is empty). Hardhat 3 takes the same url and chainId with type: "http".',
+      },
+      {
+        id: 'foundry',
+        title: 'Foundry (cast, forge)',
+        code: [
+          `export RSK_RPC_URL=${url}`,
+          'cast chain-id --rpc-url "$RSK_RPC_URL"        # ' + chainId,
+          'cast block-number --rpc-url "$RSK_RPC_URL"',
+          '# RSK has no EIP-1559 fees: send legacy (type 0) transactions.',
+          'forge create src/Counter.sol:Counter --legacy --broadcast --rpc-url "$RSK_RPC_URL" --private-key "$DEPLOYER_KEY"',
+          'cast send <address> "increment()" --legacy --rpc-url "$RSK_RPC_URL" --private-key "$DEPLOYER_KEY"',
+        ].join('\n'),
+        note: 'Without --legacy, cast and forge send EIP-1559 (type 2) transactions, which RSK refuses.',
+      },
+    ];
+  }
+
+  function renderRecipes(key, form, status) {
+    const network = networkOf(key.network);
+    const url = form === 'v2' ? key.v2Url : key.url;
+    const blocks = recipes(url, network.chainId, network.label).map((recipe) => {
+      const code = el('code', { text: recipe.code });
+      code.id = `recipe-${recipe.id}`;
+      const button = el('button', { className: 'small-button', text: 'Copy' });
+      button.type = 'button';
+      button.setAttribute('aria-label', `Copy the ${recipe.title} recipe`);
+      button.addEventListener('click', async () => {
+        try {
+          if (navigator.clipboard === undefined) throw new Error('no clipboard API');
+          await navigator.clipboard.writeText(recipe.code);
+          status.textContent = `${recipe.title} recipe copied to the clipboard.`;
+        } catch {
+          window.getSelection()?.selectAllChildren(code);
+          status.textContent = 'Could not reach the clipboard: the recipe is selected, press Ctrl+C (or Cmd+C) to copy it.';
+        }
+      });
+      const block = el('article', { className: 'recipe' }, [
+        el('div', { className: 'recipe-head' }, [el('h3', { text: recipe.title }), button]),
+        el('pre', {}, [code]),
+        el('p', { className: 'muted small', text: recipe.note }),
+      ]);
+      block.dataset.recipe = recipe.id;
+      return block;
+    });
+    document.getElementById('recipes').replaceChildren(...blocks);
+  }
+
+  // ---- one key's usage: per day, and by method --------------------------------------------------
+
+  async function loadKeyUsage(id) {
+    const error = document.getElementById('key-usage-error');
+    try {
+      const usage = await api('GET', `/keys/${encodeURIComponent(id)}/usage`);
+      renderChart(document.getElementById('key-usage-chart'), usage.days);
+      const today = new Map(usage.days[usage.days.length - 1].methods.map((m) => [m.method, m.requests]));
+      const totals = new Map();
+      for (const day of usage.days) for (const m of day.methods) totals.set(m.method, (totals.get(m.method) ?? 0) + m.requests);
+      const rows = [...totals].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const busiest = rows.length === 0 ? 1 : rows[0][1];
+      const body = rows.map(([method, total]) => {
+        const bar = el('span', { className: 'method-bar' });
+        bar.style.width = `${Math.max(2, (total / busiest) * 100).toFixed(1)}%`;
+        const name = el('td', { className: 'method-name' }, [el('code', { text: method }), el('span', { className: 'method-track' }, [bar])]);
+        const row = el('tr', {}, [name, el('td', { className: 'num', text: (today.get(method) ?? 0).toLocaleString('en-US') }), el('td', { className: 'num', text: total.toLocaleString('en-US') })]);
+        row.dataset.method = method;
+        return row;
+      });
+      document.getElementById('methods-body').replaceChildren(...body);
+      document.getElementById('methods-table').hidden = rows.length === 0;
+      document.getElementById('no-methods').hidden = rows.length !== 0;
+      document.getElementById('key-usage-card').hidden = false;
+      showMessage(error, '');
+    } catch (err) {
+      document.getElementById('key-usage-card').hidden = false;
+      showMessage(error, `Could not load the usage: ${messageOf(err)}`);
+    }
   }
 
   // ---- one key: its URL, copy, revoke ----------------------------------------------------------
@@ -330,7 +475,11 @@
     const copyButton = document.getElementById('copy-url');
     const copyStatus = document.getElementById('copy-status');
     const revokeButton = document.getElementById('revoke-key');
+    const recipeAddress = document.getElementById('recipe-address');
     let current = null;
+    recipeAddress.addEventListener('change', () => {
+      if (current !== null) renderRecipes(current, recipeAddress.value, document.getElementById('recipe-status'));
+    });
 
     function render(key) {
       current = key;
@@ -354,6 +503,8 @@
       v2Field.value = key.v2Url;
       v2Field.classList.toggle('revoked', revoked);
       renderOptions(key);
+      renderRecipes(key, recipeAddress.value, document.getElementById('recipe-status'));
+      document.getElementById('recipes-card').hidden = revoked;
       revokeButton.hidden = revoked;
       document.getElementById('revoke-hint').textContent = revoked
         ? 'This key was revoked: requests with it are refused (HTTP 401).'
@@ -484,7 +635,10 @@
         const { keys } = await api('GET', '/keys');
         const key = keys.find((k) => k.id === id);
         if (key === undefined) showMessage(loadError, 'No such key: it does not exist or belongs to another account.');
-        else render(key);
+        else {
+          render(key);
+          await loadKeyUsage(key.id);
+        }
       } catch (err) {
         showMessage(loadError, `Could not load the key: ${messageOf(err)}`);
       }
