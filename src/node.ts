@@ -311,6 +311,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number, fork: () => forkStatus(chains[n]) })),
         publicUrl: () => publicUrl ?? url,
+        explorer: { handle, hosted: options.hosted ?? false },
       }, gateway);
       const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
       const http = options.http ?? {};

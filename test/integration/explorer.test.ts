@@ -1,0 +1,214 @@
+/**
+ * The explorer (/explorer) in a real browser, as the dashboard's test drives it: a Token deployed
+ * and transferred with ethers, then the home page (latest blocks, a new block appearing while it is
+ * open), a block page (number, hash, RSK fields), a transaction page (status, decoded Transfer,
+ * call tree), an address page (balance and its transactions, newest first, paged) and the search
+ * box navigating to each, on both networks, at 1280 px and 390 px with nothing wider than the screen.
+ * Also the endpoint's read-only rule and its refusal beyond loopback / on a hosted node.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ContractFactory, Contract, JsonRpcProvider, Wallet, formatEther } from 'ethers';
+import { launchChromium } from '../helpers/browser.js';
+import { measurePageWidth } from '../helpers/layout.js';
+import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { contracts } from '../fixtures/contracts.js';
+import { isLoopbackAddress } from '../../src/server/explorer.js';
+
+const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const SUPPLY = 1_000_000n;
+const SENT = 1234n;
+
+let t: TestNode;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+let token: string;
+let transferHash: string;
+let transferBlock: { number: string; hash: string };
+
+beforeAll(async () => {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  browser = await launchChromium();
+  t = await startTestNode();
+  const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  const wallet = new Wallet(COW.privateKey, provider);
+  const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(SUPPLY);
+  await deployed.waitForDeployment();
+  token = (await deployed.getAddress()).toLowerCase();
+  const sent = await (new Contract(token, contracts.Token.abi, wallet).getFunction('transfer'))(COW1.address, SENT);
+  const receipt = await sent.wait();
+  transferHash = sent.hash;
+  transferBlock = { number: String(receipt!.blockNumber), hash: receipt!.blockHash };
+  context = await browser.newContext({ viewport: DESKTOP });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function noOverflow(name: string) {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const width = await measurePageWidth(page);
+    expect(width.scrollWidth, `${name} at ${viewport.width} px`).toBeLessThanOrEqual(width.clientWidth);
+    expect(width.offScreen, `${name} at ${viewport.width} px`).toEqual([]);
+    await page.screenshot({ path: `${OUTPUT_DIR}explorer-${name}-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+const text = (selector: string) => page.locator(selector).first().textContent();
+
+describe('explorer in chromium', () => {
+  it('home: the latest blocks and transactions, and a new block shows up while the page is open', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    await expect.poll(() => text('#head')).toContain(`Head: block ${transferBlock.number}.`);
+    expect(await page.locator('#blocks tbody tr').first().locator('td').first().textContent()).toBe(transferBlock.number);
+    // Newest first: a block's REMASC transaction (its last) comes before the transfer.
+    const rows = page.locator('#txs tbody tr');
+    expect(await rows.nth(0).locator('.badge').textContent()).toBe('REMASC');
+    expect(await rows.nth(1).locator('a').first().getAttribute('href')).toBe(`/explorer/tx/${transferHash}`);
+    await noOverflow('home');
+
+    await rpc(t.testnetUrl, 'evm_mine');
+    const next = String(Number(transferBlock.number) + 1);
+    await expect.poll(() => text('#head'), { timeout: 10_000 }).toContain(`Head: block ${next}.`);
+    expect(await page.locator('#blocks tbody tr').first().locator('td').first().textContent()).toBe(next);
+  });
+
+  it('block: the number, the hash and the RSK fields', async () => {
+    await page.goto(`${t.baseUrl}/explorer/block/${transferBlock.number}`);
+    await expect.poll(() => text('#block-number')).toBe(transferBlock.number);
+    expect(await text('#block-hash')).toBe(transferBlock.hash);
+    const block = (await rpc(t.testnetUrl, 'eth_getBlockByHash', [transferBlock.hash, false])).body.result;
+    expect(await text('#block-min-gas-price')).toBe(`${BigInt(block.minimumGasPrice)} wei`);
+    expect(await text('#block-hfmm')).toBe(block.hashForMergedMining);
+    expect(await text('#block-mm-header')).toBe(block.bitcoinMergedMiningHeader);
+    expect(await page.locator('#block-txs a', { hasText: transferHash.slice(0, 10) }).count()).toBeGreaterThan(0);
+    await noOverflow('block');
+  });
+
+  it('transaction: status, fee and the Transfer decoded, with the call tree', async () => {
+    await page.goto(`${t.baseUrl}/explorer/tx/${transferHash}`);
+    await expect.poll(() => text('#tx-status')).toBe('Success');
+    const receipt = (await rpc(t.testnetUrl, 'eth_getTransactionReceipt', [transferHash])).body.result;
+    expect(await text('#tx-gas-used')).toBe(String(BigInt(receipt.gasUsed)));
+    expect(await text('#tx-fee')).toBe(`${formatEther(BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)).replace(/\.0$/, '')} RBTC`);
+    expect(await text('#tx-logs .decoded')).toBe(`Transfer (ERC-20): from ${COW.address}, to ${COW1.address}, value ${SENT}`);
+    expect(await text('#call-tree')).toContain(`CALL ${token}`);
+    await noOverflow('tx');
+  });
+
+  it('transaction: a REMASC transaction is marked as such', async () => {
+    const block = (await rpc(t.testnetUrl, 'eth_getBlockByHash', [transferBlock.hash, true])).body.result;
+    const remasc = block.transactions.at(-1);
+    expect(remasc.to).toBe('0x0000000000000000000000000000000001000008');
+    await page.goto(`${t.baseUrl}/explorer/tx/${remasc.hash}`);
+    await expect.poll(() => text('h1')).toBe('REMASC transaction');
+    expect(await text('#tx-kind')).toMatch(/^REMASC/);
+  });
+
+  it('address: balance, nonce, code size and its transactions newest first', async () => {
+    await page.goto(`${t.baseUrl}/explorer/address/${token}`);
+    await expect.poll(() => text('#address-code-size')).toBe(`${(contracts.Token.deployedBytecode.length - 2) / 2} bytes`);
+    expect(await text('#address-balance')).toBe('0 RBTC');
+    const hashes = await page.locator('#address-txs tbody tr td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hashes).toHaveLength(2);
+    expect(hashes[0]).toBe(`/explorer/tx/${transferHash}`);
+
+    await page.goto(`${t.baseUrl}/explorer/address/${COW1.address}`);
+    const balance = BigInt((await rpc(t.testnetUrl, 'eth_getBalance', [COW1.address, 'latest'])).body.result);
+    await expect.poll(() => text('#address-balance')).toBe(`${formatEther(balance).replace(/\.0$/, '')} RBTC`);
+    await noOverflow('address');
+  });
+
+  it('address: an address with more transactions than a page pages to older ones', async () => {
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW1.privateKey, provider);
+    const recipient = Wallet.createRandom().address.toLowerCase();
+    const hashes: string[] = [];
+    for (let i = 0; i < 30; i++) hashes.push((await wallet.sendTransaction({ to: recipient, value: BigInt(i + 1) })).hash);
+    await page.goto(`${t.baseUrl}/explorer/address/${recipient}`);
+    await expect.poll(() => page.locator('#address-txs tbody tr').count()).toBe(25);
+    expect(await page.locator('#address-txs tbody tr td:first-child a').first().getAttribute('href')).toBe(`/explorer/tx/${hashes[29]}`);
+    await page.locator('#older').click();
+    await expect.poll(() => page.locator('#address-txs tbody tr').count()).toBe(5);
+    expect(await page.locator('#address-txs tbody tr td:first-child a').last().getAttribute('href')).toBe(`/explorer/tx/${hashes[0]}`);
+    expect(await page.locator('#older').count()).toBe(0);
+  });
+
+  it('search: a block number, a transaction hash, a block hash and an address navigate; junk explains', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    const search = async (query: string) => {
+      await page.locator('#search-input').fill(query);
+      await page.locator('#search button').click();
+    };
+    await search(transferBlock.number);
+    await page.waitForURL(`**/explorer/block/${transferBlock.number}`);
+    await search(transferHash);
+    await page.waitForURL(`**/explorer/tx/${transferHash}`);
+    await search(transferBlock.hash);
+    await page.waitForURL(`**/explorer/block/${transferBlock.hash}`);
+    await expect.poll(() => text('#block-number')).toBe(transferBlock.number);
+    await search(token);
+    await page.waitForURL(`**/explorer/address/${token}`);
+    await search('<img src=x>');
+    await expect.poll(() => text('#search-error')).toMatch(/^Enter a block number/);
+    expect(await page.locator('img').count()).toBe(0);
+  });
+
+  it('switches to mainnet, whose chain is its own', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    await page.locator('#network').selectOption('mainnet');
+    await page.waitForURL('**/explorer?network=mainnet');
+    const head = BigInt((await rpc(t.mainnetUrl, 'eth_blockNumber')).body.result);
+    await expect.poll(() => text('#head')).toContain(`Head: block ${head}.`);
+    expect(await page.locator('#network').inputValue()).toBe('mainnet');
+    await page.goto(`${t.baseUrl}/explorer/tx/${transferHash}?network=mainnet`);
+    await expect.poll(() => text('.error')).toContain('There is no transaction');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('explorer endpoint', () => {
+  it('is read-only: a method outside the pages\' list is refused before the dispatcher', async () => {
+    const answer = await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_sendTransaction', [{ from: COW.address, to: COW1.address }]);
+    expect(answer.body.error?.code).toBe(-32601);
+    expect(answer.body.error?.message).toMatch(/read-only/);
+    const batch = await fetch(`${t.baseUrl}/explorer/rpc/testnet`, {
+      method: 'POST',
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }, { jsonrpc: '2.0', id: 2, method: 'evm_mine' }]),
+    });
+    expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32601);
+    expect((await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_chainId')).body.result).toBe('0x1f');
+    expect((await rpc(`${t.baseUrl}/explorer/rpc/mainnet`, 'eth_chainId')).body.result).toBe('0x1e');
+    const unknown = await rpc(`${t.baseUrl}/explorer/rpc/devnet`, 'eth_chainId');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error?.code).toBe(-32602);
+  });
+
+  it('answers only loopback clients, and not at all on a hosted node', async () => {
+    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.8.7'].every(isLoopbackAddress)).toBe(true);
+    expect(['10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', undefined].some(isLoopbackAddress)).toBe(false);
+    const hosted = await startTestNode({ hosted: true, apiKeys: [] });
+    try {
+      const response = await fetch(`${hosted.baseUrl}/explorer`);
+      expect(response.status).toBe(403);
+      expect(await response.text()).toMatch(/--hosted/);
+    } finally {
+      await hosted.close();
+    }
+  });
+});
