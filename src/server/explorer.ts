@@ -7,8 +7,9 @@
  * Access: the operator's own machine needs no login, so the explorer answers only requests from a
  * loopback address, and never on a --hosted node (a hosted endpoint has no operator pages).
  */
+import { hexToBytes } from '@ethereumjs/util';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { NetworkName } from '../chain/index.js';
+import type { MergedMiningView, NetworkName } from '../chain/index.js';
 import type { HttpResult } from '../rpc/dispatcher.js';
 import { codePath } from '../package-paths.js';
 
@@ -50,6 +51,8 @@ export interface ExplorerOptions {
   /** The node's dispatcher for one network (node.ts `handle`). */
   handle: (network: NetworkName, body: string) => Promise<HttpResult>;
   hosted: boolean;
+  /** A stored block's merged-mining fields decoded and checked (chain/merged-mining/decode.ts), or undefined. */
+  mergedMining: (network: NetworkName, blockHash: Uint8Array) => Promise<MergedMiningView | undefined>;
 }
 
 /** 127.0.0.0/8 and ::1, also in their IPv4-mapped IPv6 form. */
@@ -89,6 +92,19 @@ export function createExplorerRouter(options: ExplorerOptions): Router {
     options.handle(network, req.body as string).then(
       (result) => void res.status(result.status).type('json').send(result.body),
       () => void res.status(500).json(rpcError(null, -32603, 'internal error')),
+    );
+  });
+
+  router.get('/api/:network/merged-mining/:hash', (req, res) => {
+    const network = req.params.network as NetworkName;
+    const hash = req.params.hash;
+    if (!NETWORKS.includes(network) || !/^0x[0-9a-fA-F]{64}$/.test(hash)) {
+      res.status(400).json({ error: 'expected /explorer/api/<testnet|mainnet>/merged-mining/<block hash: 0x + 64 hex digits>' });
+      return;
+    }
+    options.mergedMining(network, hexToBytes(hash as `0x${string}`)).then(
+      (view) => void (view === undefined ? res.status(404).json({ error: `no block ${hash} stored on ${network}` }) : res.json(view)),
+      () => void res.status(500).json({ error: 'internal error' }),
     );
   });
 

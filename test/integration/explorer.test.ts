@@ -16,6 +16,9 @@ import { measurePageWidth } from '../helpers/layout.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 import { contracts } from '../fixtures/contracts.js';
 import { isLoopbackAddress } from '../../src/server/explorer.js';
+import { decodeMergedMining } from '../../src/chain/index.js';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { sha256d } from '../helpers/btc.js';
 
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };
@@ -69,6 +72,12 @@ async function noOverflow(name: string) {
   await page.setViewportSize(DESKTOP);
 }
 
+/** Where RSKBLOCK: starts in the stored coinbase's tail (after its 8-byte count and 32-byte midstate). */
+async function tagOffset(block: { bitcoinMergedMiningCoinbaseTransaction: string }): Promise<number> {
+  const tail = block.bitcoinMergedMiningCoinbaseTransaction.slice(2 + 80);
+  return tail.indexOf(Buffer.from('RSKBLOCK:').toString('hex')) / 2;
+}
+
 const text = (selector: string) => page.locator(selector).first().textContent();
 
 describe('explorer in chromium', () => {
@@ -97,7 +106,30 @@ describe('explorer in chromium', () => {
     expect(await text('#block-hfmm')).toBe(block.hashForMergedMining);
     expect(await text('#block-mm-header')).toBe(block.bitcoinMergedMiningHeader);
     expect(await page.locator('#block-txs a', { hasText: transferHash.slice(0, 10) }).count()).toBeGreaterThan(0);
+
+    // The merged-mining fields decoded: the node's own regtest proof (one-transaction Bitcoin block).
+    const header = hexToBytes(block.bitcoinMergedMiningHeader);
+    await expect.poll(() => text('#mm-valid')).toMatch(/^The proof validates/);
+    expect(await text('#mm-btc-hash')).toBe(bytesToHex(sha256d(header).reverse()));
+    expect(await text('#mm-version')).toBe(String(new DataView(header.buffer).getUint32(0, true)));
+    expect(await text('#mm-merkle-root')).toBe(bytesToHex(header.slice(36, 68).reverse()));
+    expect(await text('#mm-tag')).toBe(`RSKBLOCK: at tail offset ${await tagOffset(block)}, followed by ${block.hashForMergedMining}`);
+    expect(await text('#mm-tag-match')).toBe("equals this block's hash for merged mining");
+    expect(await text('#mm-proof')).toMatch(/^Empty/);
     await noOverflow('block');
+  });
+
+  it('block: a proof that does not link the coinbase to the header is shown as not validating', async () => {
+    const block = t.node.chains.testnet.head;
+    const tampered = { ...block, header: { ...block.header, bitcoinMergedMiningMerkleProof: new Uint8Array(32).fill(7) } };
+    const view = decodeMergedMining(tampered);
+    expect(view.valid).toBe(false);
+    expect(view.reason).toBe("merkle proof does not link the coinbase to the BTC header's merkle root");
+    expect(view.merkleProof).toEqual([`0x${'07'.repeat(32)}`]);
+    const bad = await fetch(`${t.baseUrl}/explorer/api/testnet/merged-mining/0x1234`);
+    expect(bad.status).toBe(400);
+    const missing = await fetch(`${t.baseUrl}/explorer/api/testnet/merged-mining/0x${'ab'.repeat(32)}`);
+    expect(missing.status).toBe(404);
   });
 
   it('transaction: status, fee and the Transfer decoded, with the call tree', async () => {

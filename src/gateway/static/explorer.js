@@ -139,6 +139,7 @@ async function block(id) {
     : /^\d{1,20}$/.test(id) ? await rpc('eth_getBlockByNumber', [`0x${BigInt(id).toString(16)}`, true]) : null;
   if (!block) return fail(`There is no block ${id} on ${network}.`);
   const b = block;
+  const merged = await fetch(`/explorer/api/${network}/merged-mining/${b.hash}`).then((r) => (r.ok ? r.json() : undefined));
   show(
     card(`Block ${dec(b.number)}`, facts([
       ['Number', dec(b.number), 'block-number'],
@@ -163,11 +164,52 @@ async function block(id) {
       ['Bitcoin merged-mining coinbase', b.bitcoinMergedMiningCoinbaseTransaction, 'block-mm-coinbase'],
       ['Bitcoin merged-mining Merkle proof', b.bitcoinMergedMiningMerkleProof, 'block-mm-proof'],
     ])),
+    mergedMiningCard(b, merged),
     el('section', { class: 'card' }, el('h2', {}, 'Transactions'),
       b.transactions.length === 0
         ? el('p', { class: 'muted' }, 'No transactions.')
         : table('block-txs', ['Hash', 'From', 'To', 'Value'], b.transactions.map((t) => [txLink(t.hash), addressLink(t.from), t.to === REMASC ? el('span', { class: 'badge' }, 'REMASC') : addressLink(t.to), rbtc(t.value)]))),
   );
+}
+
+/** The Bitcoin side of a block: its header's fields, the stored coinbase and its tag, the proof, the verdict. */
+function mergedMiningCard(b, merged) {
+  const section = el('section', { class: 'card', id: 'merged-mining' }, el('h2', {}, 'Merged mining'));
+  if (!merged) {
+    section.append(el('p', { class: 'muted' }, 'Not stored on this node (a forked chain\'s remote block).'));
+    return section;
+  }
+  section.append(el('p', { id: 'mm-valid', class: merged.valid ? 'mm-valid' : 'mm-invalid' },
+    merged.valid ? 'The proof validates: the Bitcoin header meets the difficulty and its Merkle root commits to a coinbase tagged with this block\'s hash for merged mining.'
+      : `The proof does not validate: ${merged.reason}.`));
+  const h = merged.header;
+  if (h) {
+    section.append(el('h3', {}, 'Bitcoin header'), facts([
+      ['Hash', h.hash, 'mm-btc-hash'],
+      ['Version', String(h.version), 'mm-version'],
+      ['Previous block', h.previousBlockHash],
+      ['Merkle root', h.merkleRoot, 'mm-merkle-root'],
+      ['Time', `${new Date(h.time * 1000).toISOString().replace('.000Z', 'Z')} (${h.time})`],
+      ['Bits', h.bits, 'mm-bits'],
+      ['Nonce', String(h.nonce), 'mm-nonce'],
+    ]));
+  }
+  const c = merged.coinbase;
+  if (c) {
+    const matches = c.taggedHash === b.hashForMergedMining;
+    section.append(el('h3', {}, 'Coinbase (as RSK stores it: SHA-256 midstate, then the tail)'), facts([
+      ['Bytes before the tail', c.hashedByteCount],
+      ['Midstate', c.midstate],
+      ['Tail', c.tail, 'mm-tail'],
+      ['Tag', c.tagOffset < 0 ? 'no RSKBLOCK: tag' : `RSKBLOCK: at tail offset ${c.tagOffset}, followed by ${c.taggedHash ?? '(cut short)'}`, 'mm-tag'],
+      ['Tagged hash', matches ? 'equals this block\'s hash for merged mining' : 'differs from this block\'s hash for merged mining', 'mm-tag-match'],
+    ]));
+  }
+  section.append(el('h3', {}, `Merkle proof (${merged.merkleProof.length} sibling${merged.merkleProof.length === 1 ? '' : 's'})`),
+    merged.merkleProof.length === 0
+      ? el('p', { class: 'muted', id: 'mm-proof' }, 'Empty: the coinbase is the Bitcoin block\'s only transaction, so its txid is the Merkle root.')
+      : el('ol', { id: 'mm-proof', class: 'mono' }, ...merged.merkleProof.map((hash) => el('li', {}, hash))));
+  return section;
 }
 
 // ---- transaction ----
