@@ -12,6 +12,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { MergedMiningView, NetworkName } from '../chain/index.js';
 import type { HttpResult } from '../rpc/dispatcher.js';
 import { codePath } from '../package-paths.js';
+import { nativeAbiTable } from './native-abis.js';
 
 /** src/gateway/static (or its copy in dist/): the dashboard's folder holds the explorer's two files too. */
 const STATIC_DIR = codePath('gateway', 'static');
@@ -93,6 +94,10 @@ export function createExplorerRouter(options: ExplorerOptions): Router {
       (result) => void res.status(result.status).type('json').send(result.body),
       () => void res.status(500).json(rpcError(null, -32603, 'internal error')),
     );
+  });
+
+  router.get('/api/native-abis', (_req, res) => {
+    res.set('cache-control', 'no-store').json(nativeAbiTable());
   });
 
   router.get('/api/:network/merged-mining/:hash', (req, res) => {

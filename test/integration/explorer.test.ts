@@ -10,7 +10,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ContractFactory, Contract, JsonRpcProvider, Wallet, formatEther } from 'ethers';
+import { createRequire } from 'node:module';
+import { ContractFactory, Contract, Interface, type InterfaceAbi, JsonRpcProvider, Wallet, formatEther } from 'ethers';
 import { launchChromium } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
@@ -20,6 +21,8 @@ import { decodeMergedMining } from '../../src/chain/index.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { sha256d } from '../helpers/btc.js';
 
+const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
+const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -150,6 +153,26 @@ describe('explorer in chromium', () => {
     await page.goto(`${t.baseUrl}/explorer/tx/${remasc.hash}`);
     await expect.poll(() => text('h1')).toBe('REMASC transaction');
     expect(await text('#tx-kind')).toMatch(/^REMASC/);
+  });
+
+  it('transaction: a call to the Bridge decoded with its published ABI', async () => {
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const data = new Interface(bridge.abi).encodeFunctionData('getBtcBlockchainBlockHashAtDepth', [-5]);
+    const sent = await wallet.sendTransaction({ to: bridge.address, data, gasLimit: 100_000 });
+    await sent.wait(undefined).catch(() => undefined);
+    await page.goto(`${t.baseUrl}/explorer/tx/${sent.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('Bridge.getBtcBlockchainBlockHashAtDepth(depth: -5)');
+    expect(await text('#tx-kind')).toBe('A call to the native contract Bridge');
+
+    // Dynamic arguments (a string pair, then an array of bytes) through HDWalletUtils' ABI.
+    const hd = new Interface(hdWalletUtils.abi);
+    const derive = await wallet.sendTransaction({ to: hdWalletUtils.address, data: hd.encodeFunctionData('deriveExtendedPublicKey', ['tpub-not-real', 'M/0/1']), gasLimit: 100_000 });
+    await page.goto(`${t.baseUrl}/explorer/tx/${derive.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('HDWalletUtils.deriveExtendedPublicKey(xpub: "tpub-not-real", path: "M/0/1")');
+    const multisig = await wallet.sendTransaction({ to: hdWalletUtils.address, data: hd.encodeFunctionData('getMultisigScriptHash', [2, ['0x0102', '0x']]), gasLimit: 100_000 });
+    await page.goto(`${t.baseUrl}/explorer/tx/${multisig.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('HDWalletUtils.getMultisigScriptHash(minimumSignatures: 2, xpubs: [0x0102, 0x])');
   });
 
   it('address: balance, nonce, code size and its transactions newest first', async () => {

@@ -230,6 +230,65 @@ function decodeLog(log) {
   return undefined;
 }
 
+/** ABI values of the native contracts' types (uint256, int256, bool, address, bytes32, bytes, string, bytes32[], bytes[]) as text. */
+function decodeValues(types, hex) {
+  const data = hex.startsWith('0x') ? hex.slice(2) : hex;
+  const wordAt = (byte) => {
+    const w = data.slice(byte * 2, byte * 2 + 64);
+    if (w.length !== 64) throw new Error('call data too short');
+    return w;
+  };
+  const offsetAt = (byte) => Number(BigInt(`0x${wordAt(byte)}`));
+  const bytesAt = (byte) => {
+    const length = offsetAt(byte);
+    const body = data.slice((byte + 32) * 2, (byte + 32 + length) * 2);
+    if (body.length !== length * 2) throw new Error('call data too short');
+    return body;
+  };
+  const value = (type, base, head) => {
+    if (type === 'bytes') return `0x${bytesAt(base + offsetAt(head))}`;
+    if (type === 'string') {
+      const body = bytesAt(base + offsetAt(head));
+      return JSON.stringify(new TextDecoder().decode(Uint8Array.from(body.match(/../g) ?? [], (b) => parseInt(b, 16))));
+    }
+    if (type === 'bytes32[]' || type === 'bytes[]') {
+      const start = base + offsetAt(head);
+      const count = offsetAt(start);
+      const items = [];
+      for (let i = 0; i < count; i++) items.push(value(type.slice(0, -2), start + 32, start + 32 + 32 * i));
+      return `[${items.join(', ')}]`;
+    }
+    const w = wordAt(head);
+    if (type === 'address') return `0x${w.slice(24)}`;
+    if (type === 'bool') return String(BigInt(`0x${w}`) !== 0n);
+    if (type === 'int256') return BigInt.asIntN(256, BigInt(`0x${w}`)).toString();
+    if (type === 'uint256') return BigInt(`0x${w}`).toString();
+    return `0x${w}`;
+  };
+  return types.map((type, i) => value(type, 0, 32 * i));
+}
+
+function decodeAbi(params, hex) {
+  const values = decodeValues(params.map((p) => p.type), hex);
+  return params.map((p, i) => `${p.name || `arg${i}`}: ${values[i]}`).join(', ');
+}
+
+let nativeAbis;
+const loadNativeAbis = async () => (nativeAbis ??= await fetch('/explorer/api/native-abis').then((r) => r.json()));
+
+/** A call to a native contract as name(arguments), from the published ABIs; undefined for other addresses. */
+function decodeNativeCall(to, input) {
+  const contract = nativeAbis?.[(to ?? '').toLowerCase()];
+  if (!contract) return undefined;
+  const fn = contract.functions[input.slice(0, 10)];
+  if (!fn) return `${contract.name}: no method has the selector ${input.slice(0, 10)}`;
+  try {
+    return `${contract.name}.${fn.name}(${decodeAbi(fn.inputs, input.slice(10))})`;
+  } catch (error) {
+    return `${contract.name}.${fn.name}(…): ${error.message}`;
+  }
+}
+
 function callTree(frame) {
   const label = `${frame.type} ${frame.to ?? ''}${NATIVE[(frame.to ?? '').toLowerCase()] ? ` (${NATIVE[frame.to.toLowerCase()]})` : ''}` +
     ` · value ${rbtc(frame.value ?? '0x0')} · gas ${dec(frame.gasUsed ?? '0x0')}${frame.error ? ` · ${frame.error}` : ''}`;
@@ -246,6 +305,9 @@ async function transaction(hash) {
   const status = receipt ? (receipt.status === '0x1' ? 'Success' : 'Failed') : 'Pending';
   const gasPrice = receipt?.effectiveGasPrice ?? tx.gasPrice;
   const native = NATIVE[(tx.to ?? '').toLowerCase()];
+  const logs = receipt?.logs ?? [];
+  if (native && !remasc) await loadNativeAbis().catch(() => undefined);
+  const nativeCall = native && !remasc ? decodeNativeCall(tx.to, tx.input) : undefined;
   const rows = [
     ['Hash', tx.hash, 'tx-hash'],
     ['Status', el('span', { class: `badge ${status === 'Success' ? 'ok' : 'bad'}`, id: 'tx-status' }, status)],
@@ -261,7 +323,7 @@ async function transaction(hash) {
     ['Fee', receipt ? rbtc(BigInt(receipt.gasUsed) * BigInt(gasPrice)) : '—', 'tx-fee'],
     ['Input', el('pre', { class: 'mono wrap', id: 'tx-input' }, tx.input)],
   ];
-  const logs = receipt?.logs ?? [];
+  if (nativeCall) rows.push(['Native call', el('pre', { class: 'mono wrap', id: 'tx-native-call' }, nativeCall)]);
   const sections = [card(remasc ? 'REMASC transaction' : 'Transaction', facts(rows))];
   sections.push(el('section', { class: 'card' }, el('h2', {}, `Logs (${logs.length})`),
     logs.length === 0 ? el('p', { class: 'muted' }, 'No logs.') : el('ol', { id: 'tx-logs', class: 'logs' }, ...logs.map((log) => {
