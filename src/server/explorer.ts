@@ -119,6 +119,13 @@ export function createExplorerRouter(options: ExplorerOptions): Router {
   router.use((_req: Request, res: Response) => {
     res.status(404).set(PAGE_HEADERS).type('html').send(shell());
   });
+  // Body reading errors (too large, cut short) as JSON-RPC errors, never Express's HTML page.
+  router.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const { status, type } = err as { status?: number; type?: string };
+    if (type === 'entity.too.large') res.status(413).json(rpcError(null, -32600, `request body too large: the explorer's endpoint takes at most ${MAX_RPC_BODY}`));
+    else if (status !== undefined && status >= 400 && status < 500) res.status(status).json(rpcError(null, -32600, 'the request body could not be read'));
+    else res.status(500).json(rpcError(null, -32603, 'internal error'));
+  });
   return router;
 }
 

@@ -249,6 +249,11 @@ describe('explorer endpoint', () => {
     expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32601);
     expect((await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_chainId')).body.result).toBe('0x1f');
     expect((await rpc(`${t.baseUrl}/explorer/rpc/mainnet`, 'eth_chainId')).body.result).toBe('0x1e');
+    const tooLarge = await fetch(`${t.baseUrl}/explorer/rpc/testnet`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(100_000)] }) });
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { code: number; message: string } }).error).toEqual({ code: -32600, message: "request body too large: the explorer's endpoint takes at most 64kb" });
+    const malformed = await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_getBalance', ['0x12', 'latest']);
+    expect(malformed.body.error?.code).toBe(-32602);
     const unknown = await rpc(`${t.baseUrl}/explorer/rpc/devnet`, 'eth_chainId');
     expect(unknown.status).toBe(404);
     expect(unknown.body.error?.code).toBe(-32602);
