@@ -182,11 +182,11 @@ describe('explorer in chromium', () => {
     const hashes = await page.locator('#address-txs tbody tr td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(hashes).toHaveLength(2);
     expect(hashes[0]).toBe(`/explorer/tx/${transferHash}`);
+    await noOverflow('address');
 
     await page.goto(`${t.baseUrl}/explorer/address/${COW1.address}`);
     const balance = BigInt((await rpc(t.testnetUrl, 'eth_getBalance', [COW1.address, 'latest'])).body.result);
     await expect.poll(() => text('#address-balance')).toBe(`${formatEther(balance).replace(/\.0$/, '')} RBTC`);
-    await noOverflow('address');
   });
 
   it('address: an address with more transactions than a page pages to older ones', async () => {

@@ -89,7 +89,8 @@ function facts(rows) {
 
 function table(id, headings, rows) {
   const head = el('tr', {}, ...headings.map((h) => el('th', { scope: 'col' }, h)));
-  const body = el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c) => el('td', {}, c)))));
+  // data-label: on a phone each row becomes a small block of labelled cells (explorer.css).
+  const body = el('tbody', {}, ...rows.map((cells) => el('tr', {}, ...cells.map((c, i) => el('td', { 'data-label': headings[i] }, c)))));
   return el('div', { class: 'table-scroll' }, el('table', { id, class: 'explorer-table' }, el('thead', {}, head), body));
 }
 
