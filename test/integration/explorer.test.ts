@@ -19,6 +19,7 @@ import { contracts } from '../fixtures/contracts.js';
 import { isLoopbackAddress } from '../../src/server/explorer.js';
 import { decodeMergedMining } from '../../src/chain/index.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import * as btc from '@scure/btc-signer';
 import { sha256d } from '../helpers/btc.js';
 
 const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
@@ -81,6 +82,43 @@ async function tagOffset(block: { bitcoinMergedMiningCoinbaseTransaction: string
   return tail.indexOf(Buffer.from('RSKBLOCK:').toString('hex')) / 2;
 }
 
+/** A pool's coinbase: a 70-byte scriptSig (so the stored form has a real midstate), a payout, then OP_RETURN RSKBLOCK: + hash. */
+function taggedCoinbase(hashForMergedMining: Uint8Array): Uint8Array {
+  const tx = new btc.Transaction({ version: 1, allowUnknownInputs: true, allowUnknownOutputs: true, disableScriptCheck: true });
+  tx.addOutput({ script: btc.OutScript.encode({ type: 'pkh', hash: new Uint8Array(20).fill(0x11) }), amount: 625_000_000n });
+  tx.addOutput({ script: btc.Script.encode(['RETURN', Uint8Array.from([...Buffer.from('RSKBLOCK:'), ...hashForMergedMining])]), amount: 0n });
+  tx.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0xffffffff, finalScriptSig: btc.Script.encode([new Uint8Array(70).fill(0x42)]) });
+  return tx.toBytes(true, false);
+}
+
+/** Bitcoin's Merkle tree over txids (internal order; odd levels repeat their last node): the root and the first txid's siblings. */
+function merkle(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
+  let level = txids;
+  const branch: Uint8Array[] = [];
+  while (level.length > 1) {
+    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
+    branch.push(level[1]!);
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(sha256d(Uint8Array.from([...level[i]!, ...level[i + 1]!])));
+    level = next;
+  }
+  return { root: level[0]!, branch };
+}
+
+/** An 80-byte header over `merkleRoot` with a nonce that meets `target`. */
+function mineHeader(merkleRoot: Uint8Array, target: bigint): Uint8Array {
+  const header = new Uint8Array(80);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 0x20000000, true);
+  header.set(merkleRoot, 36);
+  view.setUint32(72, 0x207fffff, true);
+  for (let nonce = 0; nonce < 1_000_000; nonce++) {
+    view.setUint32(76, nonce, true);
+    if (BigInt(bytesToHex(Uint8Array.from(sha256d(header)).reverse())) <= target) return header;
+  }
+  throw new Error('no nonce found');
+}
+
 const text = (selector: string) => page.locator(selector).first().textContent();
 
 describe('explorer in chromium', () => {
@@ -120,6 +158,31 @@ describe('explorer in chromium', () => {
     expect(await text('#mm-tag-match')).toBe("equals this block's hash for merged mining");
     expect(await text('#mm-proof')).toMatch(/^Empty/);
     await noOverflow('block');
+  });
+
+  it('block: a merged miner\'s block from a three-transaction Bitcoin block shows its two-step Merkle proof', async () => {
+    const external = await startTestNode({ miner: 'external' });
+    try {
+      const work = (await rpc(external.testnetUrl, 'mnr_getWork')).body.result as { blockHashForMergedMining: string; target: string };
+      const coinbase = taggedCoinbase(hexToBytes(work.blockHashForMergedMining as `0x${string}`));
+      const coinbaseId = sha256d(coinbase);
+      const others = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
+      const { root, branch } = merkle([coinbaseId, ...others]);
+      const header = mineHeader(root, BigInt(work.target));
+      const display = (b: Uint8Array) => bytesToHex(Uint8Array.from(b).reverse()).slice(2);
+      const submitted = await rpc(external.testnetUrl, 'mnr_submitBitcoinBlockTransactions', [
+        display(sha256d(header)), bytesToHex(header).slice(2), bytesToHex(coinbase).slice(2), [coinbaseId, ...others].map(display).join(' '),
+      ]);
+      const blockHash = submitted.body.result.blockHash as string;
+      await page.goto(`${external.baseUrl}/explorer/block/${blockHash}`);
+      await expect.poll(() => text('#mm-valid')).toMatch(/^The proof validates/);
+      expect(await text('#mm-merkle-root')).toBe(`0x${display(root)}`);
+      expect(await page.locator('#mm-proof li').allTextContents()).toEqual(branch.map((sibling) => `0x${display(sibling)}`));
+      expect(await text('#mm-tag-match')).toBe("equals this block's hash for merged mining");
+      await noOverflow('block-merged-mined');
+    } finally {
+      await external.close();
+    }
   });
 
   it('block: a proof that does not link the coinbase to the header is shown as not validating', async () => {
