@@ -21,7 +21,7 @@ const STATIC_DIR = codePath('gateway', 'static');
 const MAX_RPC_BODY = '64kb';
 
 /** What the pages read; anything else is refused before the dispatcher, so the explorer stays read-only. */
-export const EXPLORER_METHODS = new Set([
+const EXPLORER_METHODS = new Set([
   'eth_blockNumber',
   'eth_chainId',
   'eth_getBlockByNumber',
