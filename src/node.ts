@@ -11,6 +11,7 @@ import {
   type ForkOptions,
   ForkStartError,
   type GenesisConfig,
+  decodeMergedMining,
   type MinerMode,
   type NetworkName,
   NodeWallet,
@@ -311,6 +312,14 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
         clientVersion: CLIENT_VERSION,
         networks: NETWORKS.map((n) => ({ network: n, chainId: Number(chains[n].chainId), blockNumber: () => chains[n].head.header.number, fork: () => forkStatus(chains[n]) })),
         publicUrl: () => publicUrl ?? url,
+        explorer: {
+          handle,
+          hosted: options.hosted ?? false,
+          mergedMining: async (network, hash) => {
+            const block = await chains[network].blockByHash(hash);
+            return block === undefined ? undefined : decodeMergedMining(block);
+          },
+        },
       }, gateway);
       const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
       const http = options.http ?? {};

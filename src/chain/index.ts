@@ -34,6 +34,7 @@ export type { RemoteJson } from './fork/remote-state.js';
 export { MINER_ACCOUNT } from './keys/accounts.js';
 export { TypedDataError, typedDataHash } from './keys/eip712.js';
 export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './keys/wallet.js';
+export { decodeMergedMining, type MergedMiningView } from './merged-mining/decode.js';
 export { solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
 export { workTarget } from './merged-mining/work.js';
 export { bridgeStateView } from './native/bridge/state.js';

@@ -1,0 +1,337 @@
+/**
+ * The explorer (/explorer) in a real browser, as the dashboard's test drives it: a Token deployed
+ * and transferred with ethers, then the home page (latest blocks, a new block appearing while it is
+ * open), a block page (number, hash, RSK fields), a transaction page (status, decoded Transfer,
+ * call tree), an address page (balance and its transactions, newest first, paged) and the search
+ * box navigating to each, on both networks, at 1280 px and 390 px with nothing wider than the screen.
+ * Also the endpoint's read-only rule and its refusal beyond loopback / on a hosted node.
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createRequire } from 'node:module';
+import { ContractFactory, Contract, Interface, type InterfaceAbi, JsonRpcProvider, Wallet, formatEther } from 'ethers';
+import { launchChromium } from '../helpers/browser.js';
+import { measurePageWidth } from '../helpers/layout.js';
+import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { contracts } from '../fixtures/contracts.js';
+import { isLoopbackAddress } from '../../src/server/explorer.js';
+import { decodeMergedMining } from '../../src/chain/index.js';
+import { bytesToHex, hexToBytes } from '@ethereumjs/util';
+import * as btc from '@scure/btc-signer';
+import { sha256d } from '../helpers/btc.js';
+
+const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
+const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
+const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+const SUPPLY = 1_000_000n;
+const SENT = 1234n;
+
+let t: TestNode;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+let token: string;
+let transferHash: string;
+let transferBlock: { number: string; hash: string };
+
+beforeAll(async () => {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  browser = await launchChromium();
+  t = await startTestNode();
+  const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+  const wallet = new Wallet(COW.privateKey, provider);
+  const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(SUPPLY);
+  await deployed.waitForDeployment();
+  token = (await deployed.getAddress()).toLowerCase();
+  const sent = await (new Contract(token, contracts.Token.abi, wallet).getFunction('transfer'))(COW1.address, SENT);
+  const receipt = await sent.wait();
+  transferHash = sent.hash;
+  transferBlock = { number: String(receipt!.blockNumber), hash: receipt!.blockHash };
+  context = await browser.newContext({ viewport: DESKTOP });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function noOverflow(name: string) {
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    const width = await measurePageWidth(page);
+    expect(width.scrollWidth, `${name} at ${viewport.width} px`).toBeLessThanOrEqual(width.clientWidth);
+    expect(width.offScreen, `${name} at ${viewport.width} px`).toEqual([]);
+    await page.screenshot({ path: `${OUTPUT_DIR}explorer-${name}-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
+
+/** Where RSKBLOCK: starts in the stored coinbase's tail (after its 8-byte count and 32-byte midstate). */
+async function tagOffset(block: { bitcoinMergedMiningCoinbaseTransaction: string }): Promise<number> {
+  const tail = block.bitcoinMergedMiningCoinbaseTransaction.slice(2 + 80);
+  return tail.indexOf(Buffer.from('RSKBLOCK:').toString('hex')) / 2;
+}
+
+/** A pool's coinbase: a 70-byte scriptSig (so the stored form has a real midstate), a payout, then OP_RETURN RSKBLOCK: + hash. */
+function taggedCoinbase(hashForMergedMining: Uint8Array): Uint8Array {
+  const tx = new btc.Transaction({ version: 1, allowUnknownInputs: true, allowUnknownOutputs: true, disableScriptCheck: true });
+  tx.addOutput({ script: btc.OutScript.encode({ type: 'pkh', hash: new Uint8Array(20).fill(0x11) }), amount: 625_000_000n });
+  tx.addOutput({ script: btc.Script.encode(['RETURN', Uint8Array.from([...Buffer.from('RSKBLOCK:'), ...hashForMergedMining])]), amount: 0n });
+  tx.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0xffffffff, finalScriptSig: btc.Script.encode([new Uint8Array(70).fill(0x42)]) });
+  return tx.toBytes(true, false);
+}
+
+/** Bitcoin's Merkle tree over txids (internal order; odd levels repeat their last node): the root and the first txid's siblings. */
+function merkle(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
+  let level = txids;
+  const branch: Uint8Array[] = [];
+  while (level.length > 1) {
+    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
+    branch.push(level[1]!);
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(sha256d(Uint8Array.from([...level[i]!, ...level[i + 1]!])));
+    level = next;
+  }
+  return { root: level[0]!, branch };
+}
+
+/** An 80-byte header over `merkleRoot` with a nonce that meets `target`. */
+function mineHeader(merkleRoot: Uint8Array, target: bigint): Uint8Array {
+  const header = new Uint8Array(80);
+  const view = new DataView(header.buffer);
+  view.setUint32(0, 0x20000000, true);
+  header.set(merkleRoot, 36);
+  view.setUint32(72, 0x207fffff, true);
+  for (let nonce = 0; nonce < 1_000_000; nonce++) {
+    view.setUint32(76, nonce, true);
+    if (BigInt(bytesToHex(Uint8Array.from(sha256d(header)).reverse())) <= target) return header;
+  }
+  throw new Error('no nonce found');
+}
+
+const text = (selector: string) => page.locator(selector).first().textContent();
+
+describe('explorer in chromium', () => {
+  it('home: the latest blocks and transactions, and a new block shows up while the page is open', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    await expect.poll(() => text('#head')).toContain(`Head: block ${transferBlock.number}.`);
+    expect(await page.locator('#blocks tbody tr').first().locator('td').first().textContent()).toBe(transferBlock.number);
+    // Newest first: a block's REMASC transaction (its last) comes before the transfer.
+    const rows = page.locator('#txs tbody tr');
+    expect(await rows.nth(0).locator('.badge').textContent()).toBe('REMASC');
+    expect(await rows.nth(1).locator('a').first().getAttribute('href')).toBe(`/explorer/tx/${transferHash}`);
+    await noOverflow('home');
+
+    await rpc(t.testnetUrl, 'evm_mine');
+    const next = String(Number(transferBlock.number) + 1);
+    await expect.poll(() => text('#head'), { timeout: 10_000 }).toContain(`Head: block ${next}.`);
+    expect(await page.locator('#blocks tbody tr').first().locator('td').first().textContent()).toBe(next);
+  });
+
+  it('block: the number, the hash and the RSK fields', async () => {
+    await page.goto(`${t.baseUrl}/explorer/block/${transferBlock.number}`);
+    await expect.poll(() => text('#block-number')).toBe(transferBlock.number);
+    expect(await text('#block-hash')).toBe(transferBlock.hash);
+    const block = (await rpc(t.testnetUrl, 'eth_getBlockByHash', [transferBlock.hash, false])).body.result;
+    expect(await text('#block-min-gas-price')).toBe(`${BigInt(block.minimumGasPrice)} wei`);
+    expect(await text('#block-hfmm')).toBe(block.hashForMergedMining);
+    expect(await text('#block-mm-header')).toBe(block.bitcoinMergedMiningHeader);
+    expect(await page.locator('#block-txs a', { hasText: transferHash.slice(0, 10) }).count()).toBeGreaterThan(0);
+
+    // The merged-mining fields decoded: the node's own regtest proof (one-transaction Bitcoin block).
+    const header = hexToBytes(block.bitcoinMergedMiningHeader);
+    await expect.poll(() => text('#mm-valid')).toMatch(/^The proof validates/);
+    expect(await text('#mm-btc-hash')).toBe(bytesToHex(sha256d(header).reverse()));
+    expect(await text('#mm-version')).toBe(String(new DataView(header.buffer).getUint32(0, true)));
+    expect(await text('#mm-merkle-root')).toBe(bytesToHex(header.slice(36, 68).reverse()));
+    expect(await text('#mm-tag')).toBe(`RSKBLOCK: at tail offset ${await tagOffset(block)}, followed by ${block.hashForMergedMining}`);
+    expect(await text('#mm-tag-match')).toBe("equals this block's hash for merged mining");
+    expect(await text('#mm-proof')).toMatch(/^Empty/);
+    await noOverflow('block');
+  });
+
+  it('block: a merged miner\'s block from a three-transaction Bitcoin block shows its two-step Merkle proof', async () => {
+    const external = await startTestNode({ miner: 'external' });
+    try {
+      const work = (await rpc(external.testnetUrl, 'mnr_getWork')).body.result as { blockHashForMergedMining: string; target: string };
+      const coinbase = taggedCoinbase(hexToBytes(work.blockHashForMergedMining as `0x${string}`));
+      const coinbaseId = sha256d(coinbase);
+      const others = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
+      const { root, branch } = merkle([coinbaseId, ...others]);
+      const header = mineHeader(root, BigInt(work.target));
+      const display = (b: Uint8Array) => bytesToHex(Uint8Array.from(b).reverse()).slice(2);
+      const submitted = await rpc(external.testnetUrl, 'mnr_submitBitcoinBlockTransactions', [
+        display(sha256d(header)), bytesToHex(header).slice(2), bytesToHex(coinbase).slice(2), [coinbaseId, ...others].map(display).join(' '),
+      ]);
+      const blockHash = submitted.body.result.blockHash as string;
+      await page.goto(`${external.baseUrl}/explorer/block/${blockHash}`);
+      await expect.poll(() => text('#mm-valid')).toMatch(/^The proof validates/);
+      expect(await text('#mm-merkle-root')).toBe(`0x${display(root)}`);
+      expect(await page.locator('#mm-proof li').allTextContents()).toEqual(branch.map((sibling) => `0x${display(sibling)}`));
+      expect(await text('#mm-tag-match')).toBe("equals this block's hash for merged mining");
+      await noOverflow('block-merged-mined');
+    } finally {
+      await external.close();
+    }
+  });
+
+  it('block: a proof that does not link the coinbase to the header is shown as not validating', async () => {
+    const block = t.node.chains.testnet.head;
+    const tampered = { ...block, header: { ...block.header, bitcoinMergedMiningMerkleProof: new Uint8Array(32).fill(7) } };
+    const view = decodeMergedMining(tampered);
+    expect(view.valid).toBe(false);
+    expect(view.reason).toBe("merkle proof does not link the coinbase to the BTC header's merkle root");
+    expect(view.merkleProof).toEqual([`0x${'07'.repeat(32)}`]);
+    const bad = await fetch(`${t.baseUrl}/explorer/api/testnet/merged-mining/0x1234`);
+    expect(bad.status).toBe(400);
+    const missing = await fetch(`${t.baseUrl}/explorer/api/testnet/merged-mining/0x${'ab'.repeat(32)}`);
+    expect(missing.status).toBe(404);
+  });
+
+  it('transaction: status, fee and the Transfer decoded, with the call tree', async () => {
+    await page.goto(`${t.baseUrl}/explorer/tx/${transferHash}`);
+    await expect.poll(() => text('#tx-status')).toBe('Success');
+    const receipt = (await rpc(t.testnetUrl, 'eth_getTransactionReceipt', [transferHash])).body.result;
+    expect(await text('#tx-gas-used')).toBe(String(BigInt(receipt.gasUsed)));
+    expect(await text('#tx-fee')).toBe(`${formatEther(BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice)).replace(/\.0$/, '')} RBTC`);
+    expect(await text('#tx-logs .decoded')).toBe(`Transfer (ERC-20): from ${COW.address}, to ${COW1.address}, value ${SENT}`);
+    expect(await text('#call-tree')).toContain(`CALL ${token}`);
+    await noOverflow('tx');
+  });
+
+  it('transaction: a REMASC transaction is marked as such', async () => {
+    const block = (await rpc(t.testnetUrl, 'eth_getBlockByHash', [transferBlock.hash, true])).body.result;
+    const remasc = block.transactions.at(-1);
+    expect(remasc.to).toBe('0x0000000000000000000000000000000001000008');
+    await page.goto(`${t.baseUrl}/explorer/tx/${remasc.hash}`);
+    await expect.poll(() => text('h1')).toBe('REMASC transaction');
+    expect(await text('#tx-kind')).toMatch(/^REMASC/);
+  });
+
+  it('transaction: a call to the Bridge decoded with its published ABI', async () => {
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const data = new Interface(bridge.abi).encodeFunctionData('getBtcBlockchainBlockHashAtDepth', [-5]);
+    const sent = await wallet.sendTransaction({ to: bridge.address, data, gasLimit: 100_000 });
+    await sent.wait(undefined).catch(() => undefined);
+    await page.goto(`${t.baseUrl}/explorer/tx/${sent.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('Bridge.getBtcBlockchainBlockHashAtDepth(depth: -5)');
+    expect(await text('#tx-kind')).toBe('A call to the native contract Bridge');
+
+    // Dynamic arguments (a string pair, then an array of bytes) through HDWalletUtils' ABI.
+    const hd = new Interface(hdWalletUtils.abi);
+    const derive = await wallet.sendTransaction({ to: hdWalletUtils.address, data: hd.encodeFunctionData('deriveExtendedPublicKey', ['tpub-not-real', 'M/0/1']), gasLimit: 100_000 });
+    await page.goto(`${t.baseUrl}/explorer/tx/${derive.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('HDWalletUtils.deriveExtendedPublicKey(xpub: "tpub-not-real", path: "M/0/1")');
+    const multisig = await wallet.sendTransaction({ to: hdWalletUtils.address, data: hd.encodeFunctionData('getMultisigScriptHash', [2, ['0x0102', '0x']]), gasLimit: 100_000 });
+    await page.goto(`${t.baseUrl}/explorer/tx/${multisig.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('HDWalletUtils.getMultisigScriptHash(minimumSignatures: 2, xpubs: [0x0102, 0x])');
+  });
+
+  it('address: balance, nonce, code size and its transactions newest first', async () => {
+    await page.goto(`${t.baseUrl}/explorer/address/${token}`);
+    await expect.poll(() => text('#address-code-size')).toBe(`${(contracts.Token.deployedBytecode.length - 2) / 2} bytes`);
+    expect(await text('#address-balance')).toBe('0 RBTC');
+    const hashes = await page.locator('#address-txs tbody tr td:first-child a').evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(hashes).toHaveLength(2);
+    expect(hashes[0]).toBe(`/explorer/tx/${transferHash}`);
+    await noOverflow('address');
+
+    await page.goto(`${t.baseUrl}/explorer/address/${COW1.address}`);
+    const balance = BigInt((await rpc(t.testnetUrl, 'eth_getBalance', [COW1.address, 'latest'])).body.result);
+    await expect.poll(() => text('#address-balance')).toBe(`${formatEther(balance).replace(/\.0$/, '')} RBTC`);
+  });
+
+  it('address: an address with more transactions than a page pages to older ones', async () => {
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW1.privateKey, provider);
+    const recipient = Wallet.createRandom().address.toLowerCase();
+    const hashes: string[] = [];
+    for (let i = 0; i < 30; i++) hashes.push((await wallet.sendTransaction({ to: recipient, value: BigInt(i + 1) })).hash);
+    await page.goto(`${t.baseUrl}/explorer/address/${recipient}`);
+    await expect.poll(() => page.locator('#address-txs tbody tr').count()).toBe(25);
+    expect(await page.locator('#address-txs tbody tr td:first-child a').first().getAttribute('href')).toBe(`/explorer/tx/${hashes[29]}`);
+    await page.locator('#older').click();
+    await expect.poll(() => page.locator('#address-txs tbody tr').count()).toBe(5);
+    expect(await page.locator('#address-txs tbody tr td:first-child a').last().getAttribute('href')).toBe(`/explorer/tx/${hashes[0]}`);
+    expect(await page.locator('#older').count()).toBe(0);
+  });
+
+  it('search: a block number, a transaction hash, a block hash and an address navigate; junk explains', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    const search = async (query: string) => {
+      await page.locator('#search-input').fill(query);
+      await page.locator('#search button').click();
+    };
+    await search(transferBlock.number);
+    await page.waitForURL(`**/explorer/block/${transferBlock.number}`);
+    await search(transferHash);
+    await page.waitForURL(`**/explorer/tx/${transferHash}`);
+    await search(transferBlock.hash);
+    await page.waitForURL(`**/explorer/block/${transferBlock.hash}`);
+    await expect.poll(() => text('#block-number')).toBe(transferBlock.number);
+    await search(token);
+    await page.waitForURL(`**/explorer/address/${token}`);
+    await search('<img src=x>');
+    await expect.poll(() => text('#search-error')).toMatch(/^Enter a block number/);
+    expect(await page.locator('img').count()).toBe(0);
+  });
+
+  it('switches to mainnet, whose chain is its own', async () => {
+    await page.goto(`${t.baseUrl}/explorer`);
+    await page.locator('#network').selectOption('mainnet');
+    await page.waitForURL('**/explorer?network=mainnet');
+    const head = BigInt((await rpc(t.mainnetUrl, 'eth_blockNumber')).body.result);
+    await expect.poll(() => text('#head')).toContain(`Head: block ${head}.`);
+    expect(await page.locator('#network').inputValue()).toBe('mainnet');
+    await page.goto(`${t.baseUrl}/explorer/tx/${transferHash}?network=mainnet`);
+    await expect.poll(() => text('.error')).toContain('There is no transaction');
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('explorer endpoint', () => {
+  it('is read-only: a method outside the pages\' list is refused before the dispatcher', async () => {
+    const answer = await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_sendTransaction', [{ from: COW.address, to: COW1.address }]);
+    expect(answer.body.error?.code).toBe(-32601);
+    expect(answer.body.error?.message).toMatch(/read-only/);
+    const batch = await fetch(`${t.baseUrl}/explorer/rpc/testnet`, {
+      method: 'POST',
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }, { jsonrpc: '2.0', id: 2, method: 'evm_mine' }]),
+    });
+    expect(((await batch.json()) as { error: { code: number } }).error.code).toBe(-32601);
+    expect((await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_chainId')).body.result).toBe('0x1f');
+    expect((await rpc(`${t.baseUrl}/explorer/rpc/mainnet`, 'eth_chainId')).body.result).toBe('0x1e');
+    const tooLarge = await fetch(`${t.baseUrl}/explorer/rpc/testnet`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(100_000)] }) });
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { code: number; message: string } }).error).toEqual({ code: -32600, message: "request body too large: the explorer's endpoint takes at most 64kb" });
+    const malformed = await rpc(`${t.baseUrl}/explorer/rpc/testnet`, 'eth_getBalance', ['0x12', 'latest']);
+    expect(malformed.body.error?.code).toBe(-32602);
+    const unknown = await rpc(`${t.baseUrl}/explorer/rpc/devnet`, 'eth_chainId');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error?.code).toBe(-32602);
+  });
+
+  it('answers only loopback clients, and not at all on a hosted node', async () => {
+    expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.8.7'].every(isLoopbackAddress)).toBe(true);
+    expect(['10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', undefined].some(isLoopbackAddress)).toBe(false);
+    const hosted = await startTestNode({ hosted: true, apiKeys: [] });
+    try {
+      const response = await fetch(`${hosted.baseUrl}/explorer`);
+      expect(response.status).toBe(403);
+      expect(await response.text()).toMatch(/--hosted/);
+    } finally {
+      await hosted.close();
+    }
+  });
+});
