@@ -45,10 +45,11 @@ beforeAll(async () => {
   const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
   const wallet = new Wallet(COW.privateKey, provider);
   const factory = new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet);
-  const deployed = await factory.deploy(INITIAL_SUPPLY, { type: 0 });
+  // Explicit nonces: ethers answers a repeated getTransactionCount within 250 ms from its cache.
+  const deployed = await factory.deploy(INITIAL_SUPPLY, { type: 0, nonce: 0 });
   await deployed.waitForDeployment();
   token = await deployed.getAddress();
-  const transfer = await (deployed as Contract).getFunction('transfer')(RECIPIENT, 1234n, { type: 0 });
+  const transfer = await (deployed as Contract).getFunction('transfer')(RECIPIENT, 1234n, { type: 0, nonce: 1 });
   await transfer.wait();
   // Not provider.getBlockNumber(): ethers answers it from a cache that may predate the transfer.
   forkBlock = Number(await call(t.testnetUrl, 'eth_blockNumber', []));

@@ -198,7 +198,8 @@ describe('a long traced call', () => {
   const LOOP = '0x5b600056';
 
   it('answers -32011 after the time limit, and eth_calls meanwhile are not queued behind it', async () => {
-    const slow = await startTestNode({ limits: { executionTimeoutMs: 1500 } });
+    // No gas cap to speak of: the loop must outlast the time limit however fast tracing gets.
+    const slow = await startTestNode({ limits: { executionTimeoutMs: 1500, callGasCap: 10n ** 12n } });
     try {
       let traceSettled = false;
       const trace = rpc(slow.testnetUrl, 'debug_traceCall', [{ data: LOOP }, 'latest', { tracer: 'callTracer' }]).finally(() => {
