@@ -37,6 +37,7 @@ export { DEFAULT_UNLOCK_MS, NodeWallet, WrongPassphrase, lockedHint } from './ke
 export { decodeMergedMining, type MergedMiningView } from './merged-mining/decode.js';
 export { solutionFromBlock, solutionFromMerkleHashes, solutionFromTxHashes, submitSolution, type BitcoinSolution } from './merged-mining/submit.js';
 export { workTarget } from './merged-mining/work.js';
+export { BLOCK_HEADER_ABI, ENVIRONMENT_ABI, REMASC_ABI, UNPUBLISHED_NATIVE_ABIS, type AbiFunction } from './native/abis.js';
 export { bridgeStateView } from './native/bridge/state.js';
 export type { PoolTx } from './pool/mempool.js';
 export type { RskBlock } from './records/block.js';

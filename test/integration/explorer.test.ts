@@ -18,12 +18,15 @@ import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js
 import { contracts } from '../fixtures/contracts.js';
 import { isLoopbackAddress } from '../../src/server/explorer.js';
 import { decodeMergedMining } from '../../src/chain/index.js';
+import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import * as btc from '@scure/btc-signer';
 import { sha256d } from '../helpers/btc.js';
 
 const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
 const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
+const BLOCK_HEADER = '0x0000000000000000000000000000000001000010';
+const ENVIRONMENT = '0x0000000000000000000000000000000001000011';
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
@@ -216,6 +219,9 @@ describe('explorer in chromium', () => {
     await page.goto(`${t.baseUrl}/explorer/tx/${remasc.hash}`);
     await expect.poll(() => text('h1')).toBe('REMASC transaction');
     expect(await text('#tx-kind')).toMatch(/^REMASC/);
+    // Its empty call data runs processMinersFees (rskj RemascContract.getFunction).
+    expect(remasc.input).toBe('0x');
+    await expect.poll(() => text('#tx-native-call')).toBe('REMASC.processMinersFees()');
   });
 
   it('transaction: a call to the Bridge decoded with its published ABI', async () => {
@@ -236,6 +242,28 @@ describe('explorer in chromium', () => {
     const multisig = await wallet.sendTransaction({ to: hdWalletUtils.address, data: hd.encodeFunctionData('getMultisigScriptHash', [2, ['0x0102', '0x']]), gasLimit: 100_000 });
     await page.goto(`${t.baseUrl}/explorer/tx/${multisig.hash}`);
     await expect.poll(() => text('#tx-native-call')).toBe('HDWalletUtils.getMultisigScriptHash(minimumSignatures: 2, xpubs: [0x0102, 0x])');
+  });
+
+  it('transaction: calls to BlockHeader and Environment decoded with their ABIs (not in the published package)', async () => {
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const header = new Interface(BLOCK_HEADER_ABI);
+    const coinbase = await wallet.sendTransaction({ to: BLOCK_HEADER, data: header.encodeFunctionData('getCoinbaseAddress', [3]), gasLimit: 100_000 });
+    expect((await coinbase.wait())?.status).toBe(1);
+    await page.goto(`${t.baseUrl}/explorer/tx/${coinbase.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('BlockHeader.getCoinbaseAddress(blockDepth: 3)');
+    expect(await text('#tx-kind')).toBe('A call to the native contract BlockHeader');
+    // Two arguments, one negative (rskj refuses it: the transaction fails, the page still decodes it).
+    const uncle = await wallet.sendTransaction({ to: BLOCK_HEADER, data: header.encodeFunctionData('getUncleCoinbaseAddress', [1, -2]), gasLimit: 100_000 });
+    await uncle.wait(undefined).catch(() => undefined);
+    await page.goto(`${t.baseUrl}/explorer/tx/${uncle.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('BlockHeader.getUncleCoinbaseAddress(blockDepth: 1, uncleIndex: -2)');
+
+    const depth = await wallet.sendTransaction({ to: ENVIRONMENT, data: new Interface(ENVIRONMENT_ABI).encodeFunctionData('getCallStackDepth'), gasLimit: 100_000 });
+    expect((await depth.wait())?.status).toBe(1);
+    await page.goto(`${t.baseUrl}/explorer/tx/${depth.hash}`);
+    await expect.poll(() => text('#tx-native-call')).toBe('Environment.getCallStackDepth()');
+    expect(await text('#tx-kind')).toBe('A call to the native contract Environment');
   });
 
   it('address: balance, nonce, code size and its transactions newest first', async () => {

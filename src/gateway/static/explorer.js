@@ -277,7 +277,7 @@ function decodeAbi(params, hex) {
 let nativeAbis;
 const loadNativeAbis = async () => (nativeAbis ??= await fetch('/explorer/api/native-abis').then((r) => r.json()));
 
-/** A call to a native contract as name(arguments), from the published ABIs; undefined for other addresses. */
+/** A call to a native contract as name(arguments), from the node's table of their ABIs; undefined for other addresses. */
 function decodeNativeCall(to, input) {
   const contract = nativeAbis?.[(to ?? '').toLowerCase()];
   if (!contract) return undefined;
@@ -307,8 +307,8 @@ async function transaction(hash) {
   const gasPrice = receipt?.effectiveGasPrice ?? tx.gasPrice;
   const native = NATIVE[(tx.to ?? '').toLowerCase()];
   const logs = receipt?.logs ?? [];
-  if (native && !remasc) await loadNativeAbis().catch(() => undefined);
-  const nativeCall = native && !remasc ? decodeNativeCall(tx.to, tx.input) : undefined;
+  if (native) await loadNativeAbis().catch(() => undefined);
+  const nativeCall = native ? decodeNativeCall(tx.to, tx.input) : undefined;
   const rows = [
     ['Hash', tx.hash, 'tx-hash'],
     ['Status', el('span', { class: `badge ${status === 'Success' ? 'ok' : 'bad'}`, id: 'tx-status' }, status)],
