@@ -24,6 +24,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
 import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
+import { GENESIS_ONLY_BTC } from './state.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
 
 export const BRIDGE_ADDRESS = hexToBytes('0000000000000000000000000000000001000006');
@@ -105,7 +106,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   switch (behaviour.kind) {
     case 'read': {
       if (call.remote !== undefined) return remoteRead(call, call.remote, requiredGas);
-      const values = GETTERS[method.name]!(args);
+      const values = GETTERS[method.name]!(args, call.btc ?? GENESIS_ONLY_BTC);
       return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
     }
     case 'unauthorised-code':
