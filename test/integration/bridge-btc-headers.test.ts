@@ -50,6 +50,26 @@ describe("the Bridge's BTC header chain follows the local Bitcoin chain", () => 
     expect((await call(t.testnetUrl, 'eth_bridgeState')).btcBlockchainBestChainHeight).toBe(best);
   });
 
+  it('the RSKIP220 header getters answer the headers btc_getBlockHeader answers, by hash, by height and as parent', async () => {
+    const [hash] = (await btc('btc_mine', [1])) as string[];
+    const best = Number(await bridge.getBtcBlockchainBestChainHeight!());
+    const header = '0x' + (await btc('btc_getBlockHeader', [best]));
+    const parent = '0x' + (await btc('btc_getBlockHeader', [best - 1]));
+    expect(await bridge.getBtcBlockchainBlockHeaderByHash!('0x' + hash)).toBe(header);
+    expect(await bridge.getBtcBlockchainBlockHeaderByHeight!(best)).toBe(header);
+    expect(await bridge.getBtcBlockchainBlockHeaderByHeight!(0)).toBe('0x' + (await btc('btc_getBlockHeader', [0])));
+    expect(await bridge.getBtcBlockchainParentBlockHeaderByHash!('0x' + hash)).toBe(parent);
+  });
+
+  it('the RSKIP220 header getters answer empty bytes for an unknown hash, a height above the tip, the parent of genesis', async () => {
+    const best = Number(await bridge.getBtcBlockchainBestChainHeight!());
+    const genesis = '0x' + (await btc('btc_getBlock', [0])).hash;
+    expect(await bridge.getBtcBlockchainBlockHeaderByHash!('0x' + 'ab'.repeat(32))).toBe('0x');
+    expect(await bridge.getBtcBlockchainParentBlockHeaderByHash!('0x' + 'ab'.repeat(32))).toBe('0x');
+    expect(await bridge.getBtcBlockchainBlockHeaderByHeight!(best + 1)).toBe('0x');
+    expect(await bridge.getBtcBlockchainParentBlockHeaderByHash!(genesis)).toBe('0x');
+  });
+
   it('a depth past the initial block fails as rskj (IndexOutOfBoundsException): the eth_call answers no data', async () => {
     const best = Number(await bridge.getBtcBlockchainBestChainHeight!());
     const ok = bridge.interface.encodeFunctionData('getBtcBlockchainBlockHashAtDepth', [best]);

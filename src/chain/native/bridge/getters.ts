@@ -16,6 +16,7 @@ import { GENESIS_FEDERATION, federatorPublicKey, type Federation, type Federatio
 import type { AbiValue } from '../abi.js';
 import { javaInt } from '../../base/bytes.js';
 import { reversed } from '../../bitcoin/encoding.js';
+import type { BtcBlock } from '../../btc-chain/block.js';
 
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
@@ -56,6 +57,16 @@ export function estimatedFeesForNextPegOutEvent(queuedPegouts: number, feePerKb:
 }
 
 /** A read method: its arguments and the network's Bitcoin chain, which the Bridge's BTC header chain follows. */
+/** BtcBlockStore.get(Sha256Hash.wrap(hash)): the hash in display order, as bitcoinj's getBytes() has it. */
+function storedBlock(btc: BridgeBtcSource, displayHash: Uint8Array): BtcBlock | undefined {
+  return btc.blockByHash(reversed(displayHash));
+}
+
+/** BridgeSupport.serializeBlockHeader: the 80-byte header, or empty bytes for no block. */
+function headerOf(block: BtcBlock | undefined): Uint8Array {
+  return block === undefined ? new Uint8Array(0) : block.header;
+}
+
 type Getter = (args: AbiValue[], btc: BridgeBtcSource) => AbiValue[] | undefined;
 
 export const GETTERS: Record<string, Getter> = {
@@ -83,6 +94,20 @@ export const GETTERS: Record<string, Getter> = {
     return [reversed(btc.blockAt(btc.tip.height - d)!.hash)];
   },
   getBtcBlockchainBestBlockHeader: (_, btc) => [btc.tip.header],
+  // BridgeSupport.getBtcBlockchainBlockHeaderByHash: btcBlockStore.get(Sha256Hash.wrap(hash)), any
+  // stored block (here: the chain's blocks); serializeBlockHeader(null) is empty bytes.
+  getBtcBlockchainBlockHeaderByHash: ([hash], btc) => [headerOf(storedBlock(btc, hash as Uint8Array))],
+  // getStoredBlockAtMainChainHeight(BigInteger.intValue()): above the head or below the initial
+  // block it throws, which Bridge.getBtcBlockchainBlockHeaderByHeight answers as empty bytes.
+  getBtcBlockchainBlockHeaderByHeight: ([height], btc) => {
+    const h = javaInt(height as bigint);
+    return [headerOf(h >= BRIDGE_BTC_INITIAL_HEIGHT && h <= btc.tip.height ? btc.blockAt(h) : undefined)];
+  },
+  // The stored block's parent (header bytes 4..36, internal order); genesis has none: empty bytes.
+  getBtcBlockchainParentBlockHeaderByHash: ([hash], btc) => {
+    const block = storedBlock(btc, hash as Uint8Array);
+    return [headerOf(block && btc.blockByHash(block.header.subarray(4, 36)))];
+  },
   isBtcTxHashAlreadyProcessed: ([hash]) => {
     const h = parseBtcTxHash(hash as string);
     return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.has(h)];

@@ -65,6 +65,10 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getBtcBlockchainInitialBlockHeight', [], ['int256'], 20_000, true, true, READ),
   m('getBtcBlockchainBlockHashAtDepth', ['int256'], ['bytes'], 20_000, true, true, READ),
   m('getBtcBlockchainBestBlockHeader', [], ['bytes'], 3_800, false, true, READ),
+  // RSKIP220: open to contracts; an unknown block answers empty bytes (Bridge.java catches and returns EMPTY_BYTE_ARRAY).
+  m('getBtcBlockchainBlockHeaderByHash', ['bytes32'], ['bytes'], 4_600, false, true, READ),
+  m('getBtcBlockchainBlockHeaderByHeight', ['uint256'], ['bytes'], 5_000, false, true, READ),
+  m('getBtcBlockchainParentBlockHeaderByHash', ['bytes32'], ['bytes'], 4_900, false, true, READ),
   m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
   m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
