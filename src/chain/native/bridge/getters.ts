@@ -17,6 +17,7 @@ import type { AbiValue } from '../abi.js';
 import { javaInt } from '../../base/bytes.js';
 import { reversed } from '../../bitcoin/encoding.js';
 import type { BtcBlock } from '../../btc-chain/block.js';
+import { btcTransactionConfirmations } from './confirmations.js';
 
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
@@ -107,6 +108,10 @@ export const GETTERS: Record<string, Getter> = {
   getBtcBlockchainParentBlockHeaderByHash: ([hash], btc) => {
     const block = storedBlock(btc, hash as Uint8Array);
     return [headerOf(block && btc.blockByHash(block.header.subarray(4, 36)))];
+  },
+  getBtcTransactionConfirmations: (args, btc) => {
+    const answer = btcTransactionConfirmations(args, btc);
+    return answer === undefined ? undefined : [answer];
   },
   isBtcTxHashAlreadyProcessed: ([hash]) => {
     const h = parseBtcTxHash(hash as string);

@@ -69,6 +69,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getBtcBlockchainBlockHeaderByHash', ['bytes32'], ['bytes'], 4_600, false, true, READ),
   m('getBtcBlockchainBlockHeaderByHeight', ['uint256'], ['bytes'], 5_000, false, true, READ),
   m('getBtcBlockchainParentBlockHeaderByHash', ['bytes32'], ['bytes'], 4_900, false, true, READ),
+  // RSKIP122: its cost depends on the block's depth and the branch (confirmations.ts confirmationsCost).
+  m('getBtcTransactionConfirmations', ['bytes32', 'bytes32', 'uint256', 'bytes32[]'], ['int256'], 27_000, false, true, READ),
   m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
   m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
