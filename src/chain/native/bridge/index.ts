@@ -26,6 +26,7 @@ import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } f
 import { GETTERS } from './getters.js';
 import { GENESIS_ONLY_BTC, type BridgeBtcSource } from './state.js';
 import { confirmationsCost } from './confirmations.js';
+import { receiveHeader } from './receive-header.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
 
 export const BRIDGE_ADDRESS = hexToBytes('0000000000000000000000000000000001000006');
@@ -123,6 +124,8 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
       // Bridge.increaseLockingCap -> BridgeUtils.getCoinFromBigInteger, then a cap <= 0 throws.
       if ((args[0] as bigint) <= 0n) return fail(call, requiredGas);
       return ok(method, [false], requiredGas);
+    case 'receive-header':
+      return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
     case 'federation-only':
     case 'not-emulated':
       return fail(call, requiredGas);

@@ -15,6 +15,8 @@ export type Behaviour =
   | { kind: 'unauthorised-code'; code: bigint }
   /** increaseLockingCap: unauthorised -> false; a cap <= 0 throws first (LockingCapSupportImpl). */
   | { kind: 'increase-locking-cap' }
+  /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
+  | { kind: 'receive-header' }
   /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
   | { kind: 'not-emulated' };
 
@@ -94,7 +96,7 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
   m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
   m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
-  m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, NOT_EMULATED),
+  m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),
 ];
 
 /**
