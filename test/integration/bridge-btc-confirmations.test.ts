@@ -103,6 +103,13 @@ describe('getBtcTransactionConfirmations against the local Bitcoin chain', () =>
     expect(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path ^ 1, branch.hashes)).toBe(-5n);
   });
 
+  it('a path that reads as a negative Java int passes MerkleBranch\'s bit count (rskj counts 0 bits) and reduces with all its bits set', async () => {
+    expect(branch.path).toBe(3); // index 3 of 4: the right child at both levels
+    const minusOne = (1n << 256n) - 1n; // BigInteger.intValue() -> -1
+    const answer = await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, minusOne, branch.hashes);
+    expect(answer).toBe(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path, branch.hashes));
+  });
+
   it('a path with more significant bits than hashes fails the call (MerkleBranch throws, VMException)', async () => {
     const data = bridge.interface.encodeFunctionData('getBtcTransactionConfirmations', ['0x' + txid, '0x' + blockHash, 4, branch.hashes]);
     expect(await call(t.testnetUrl, 'eth_call', [{ to: BRIDGE, data }, 'latest'])).toBe('0x');

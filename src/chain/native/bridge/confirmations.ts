@@ -35,9 +35,9 @@ export function confirmationsCost(args: AbiValue[], btc: BridgeBtcSource): bigin
   return BASIC_COST + BigInt(depth) * STEP_COST + BigInt((args[3] as Uint8Array[]).length) * DOUBLE_HASH_COST;
 }
 
-/** bitcoinj Utils.significantBitCount of a Java int. */
+/** rskj org.ethereum.util.Utils.significantBitCount: 0 for a negative int (its loop runs while > 0). */
 function significantBits(n: number): number {
-  return 32 - Math.clz32(n);
+  return n > 0 ? 32 - Math.clz32(n) : 0;
 }
 
 /** MerkleTreeUtils.combineLeftRight on display-order hashes: the parent, in display order. */
