@@ -6,7 +6,7 @@ import { noParams } from '../params.js';
 export const ethBridgeMethods = [
   method(
     'eth_bridgeState',
-    'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from; the height is the network\'s Bitcoin chain\'s (btc_).',
+    'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from.',
     noParams,
     (ctx) => bridgeStateView(ctx.chain.btc.tip.height),
   ),
