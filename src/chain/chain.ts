@@ -223,6 +223,7 @@ export class Chain {
       await store.ensureAddressIndex(head.baseNumber);
       const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
       const btc = await BtcChain.open(store, options.now ?? Date.now);
+      execution.followBtc(btc);
       return new Chain(options, store, head, targets, fork?.connection, btc);
     } catch (err) {
       await fork?.connection.close();

@@ -42,9 +42,10 @@ describe('Bridge read methods through eth_call', () => {
     expect(await bridge.getMinimumLockTxValue!()).toBe(500_000n);
     expect(await bridge.getLockingCap!()).toBe(100_000_000_000n);
     expect(await bridge.getFeePerKb!()).toBe(100_000n);
-    expect(await bridge.getBtcBlockchainBestChainHeight!()).toBe(0n);
+    // The BTC chain is the network's Bitcoin regtest chain: genesis and 101 premined blocks (bridge-btc-headers.test.ts).
+    expect(await bridge.getBtcBlockchainBestChainHeight!()).toBe(101n);
     expect(await bridge.getBtcBlockchainInitialBlockHeight!()).toBe(0n);
-    expect(await bridge.getBtcBlockchainBlockHashAtDepth!(0)).toBe('0x0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206');
+    expect(await bridge.getBtcBlockchainBlockHashAtDepth!(101)).toBe('0x0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206');
     expect(((await bridge.getBtcBlockchainBestBlockHeader!()) as string).length).toBe(2 + 160);
     expect(await bridge.isBtcTxHashAlreadyProcessed!('ab'.repeat(32))).toBe(false);
     expect(await bridge.getBtcTxHashProcessedHeight!('ab'.repeat(32))).toBe(-1n);

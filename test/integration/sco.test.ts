@@ -402,10 +402,10 @@ describe('eth_bridgeState', () => {
   });
   afterAll(() => t.close());
 
-  it('answers rskj\'s shape for the simulated Bridge: no transactions waiting, BTC height 0 (regtest genesis), on both networks', async () => {
+  it('answers rskj\'s shape for the simulated Bridge: no transactions waiting, the BTC height of the network\'s Bitcoin chain (101 premined), on both networks', async () => {
     for (const url of [t.testnetUrl, t.mainnetUrl]) {
       const state = await ok(url, 'eth_bridgeState');
-      expect(state).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: 0 });
+      expect(state).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: 101 });
       expect(Number.isInteger(state.btcBlockchainBestChainHeight)).toBe(true);
     }
     expect((await rpc(t.testnetUrl, 'eth_bridgeState', ['latest'])).body.error?.code).toBe(-32602);

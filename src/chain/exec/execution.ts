@@ -18,6 +18,7 @@ import { ChangeTrackingStateManager } from '../state/tracking-state-manager.js';
 import { RemoteBackedStateManager } from '../state/remote-backed-state-manager.js';
 import { TombstoneTrie } from '../state/tombstone-trie.js';
 import type { RemoteStateSource } from '../fork/remote-state.js';
+import type { NativeBtcChain } from '../native/types.js';
 import { startFastKeccak } from '../base/hash.js';
 import { Deadline } from '../evm/deadline.js';
 
@@ -53,6 +54,13 @@ export class Execution implements ExecutionContext {
     this.firstLocalBlock = forkRemote === undefined ? 1n : forkRemote.forkBlock + 1n;
   }
 
+  /** The network's Bitcoin chain, which the Bridge reads (native/bridge); set once the chain opened it. */
+  private btcChain: NativeBtcChain | undefined;
+
+  followBtc(btc: NativeBtcChain): void {
+    this.btcChain = btc;
+  }
+
   get remote(): RemoteStateSource | undefined {
     return this.forkRemote;
   }
@@ -69,7 +77,7 @@ export class Execution implements ExecutionContext {
     if (this.runtimeLoad === undefined) {
       // Executing comes with hashing: the WebAssembly keccak gets ready alongside.
       void startFastKeccak();
-      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks, () => this.forkRemote));
+      this.runtimeLoad = import('./runtime.js').then(({ EvmRuntime }) => new EvmRuntime(this.common, this.blocks, () => this.forkRemote, () => this.btcChain));
     }
     return this.runtimeLoad;
   }

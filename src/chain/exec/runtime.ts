@@ -17,7 +17,7 @@ import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
 import { observeConsoleCalls } from '../console/observer.js';
 import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from '../native/registry.js';
-import type { ForkRemoteCalls } from '../native/types.js';
+import type { ForkRemoteCalls, NativeBtcChain } from '../native/types.js';
 import { RSK_CUSTOM_OPCODES } from '../evm/opcodes.js';
 
 const ZERO_HASH = new Uint8Array(32);
@@ -42,12 +42,14 @@ export class EvmRuntime {
     private readonly blocks: BlockLookup,
     /** On a fork: the remote, for the Bridge's read methods (native/bridge/index.ts); it changes on a re-fork. */
     remote: () => ForkRemoteCalls | undefined = () => undefined,
+    /** The network's Bitcoin chain, which the Bridge's BTC header chain follows. */
+    btc: () => NativeBtcChain | undefined = () => undefined,
   ) {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
     this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mstoreOpcode(common)];
-    this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks, remote }, NATIVE_CONTRACTS)];
+    this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks, remote, btc }, NATIVE_CONTRACTS)];
   }
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {

@@ -25,7 +25,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { javaInt } from '../base/bytes.js';
 
-export type AbiType = 'int256' | 'uint256' | 'int64' | 'bool' | 'string' | 'bytes' | 'bytes32' | 'address' | 'bytes[]';
+export type AbiType = 'int256' | 'uint256' | 'int64' | 'bool' | 'string' | 'bytes' | 'bytes32' | 'address' | 'bytes[]' | 'bytes32[]';
 export type AbiValue = bigint | boolean | string | Uint8Array | Uint8Array[];
 
 export class AbiDecodeError extends Error {}
@@ -79,6 +79,13 @@ function bytesArrayAt(args: Uint8Array, offset: number): Uint8Array[] {
   return out;
 }
 
+function fixedBytesArrayAt(args: Uint8Array, offset: number): Uint8Array[] {
+  const length = javaInt(signedWord(args, offset));
+  const start = offset + WORD;
+  if (length < 0 || start + length * WORD > args.length) throw new AbiDecodeError(OUT_OF_PAYLOAD);
+  return Array.from({ length }, (_, i) => fixedBytesAt(args, start + i * WORD));
+}
+
 function fixedBytesAt(args: Uint8Array, offset: number): Uint8Array {
   if (offset + WORD > args.length) throw new AbiDecodeError(OUT_OF_PAYLOAD);
   return args.slice(offset, offset + WORD);
@@ -106,6 +113,8 @@ export function decodeArguments(types: readonly AbiType[], data: Uint8Array): Ab
         return utf8Decoder.decode(bytesAt(args, javaInt(signedWord(args, head))));
       case 'bytes[]':
         return bytesArrayAt(args, args.length === 0 ? 0 : javaInt(signedWord(args, head)));
+      case 'bytes32[]':
+        return fixedBytesArrayAt(args, javaInt(signedWord(args, head)));
     }
   });
 }

@@ -29,7 +29,7 @@ import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
 import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
-import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
+import type { ForkRemoteCalls, NativeBtcChain, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
 
 /** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
@@ -48,6 +48,8 @@ export interface NativeEnvironment {
   blockAt(number: bigint): Promise<RskBlock | undefined>;
   /** On a fork: the remote, which the Bridge's read methods ask (read at each call: a fork can move). */
   remote?: () => ForkRemoteCalls | undefined;
+  /** The network's Bitcoin chain, which the Bridge's BTC header chain follows. */
+  btc?: () => NativeBtcChain | undefined;
 }
 
 /** The native frame's message, as @ethereumjs/evm's Message has it. */
@@ -189,6 +191,7 @@ export function nativePrecompiles(env: NativeEnvironment, contracts: readonly Na
         localCall: block[LOCAL_CALL] === true,
         state: evm.stateManager as MerkleStateManager,
         remote: env.remote?.(),
+        btc: env.btc?.(),
       };
       return toExecResult(await contract.call(call), input.gasLimit);
     };

@@ -8,6 +8,14 @@ import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
 import type { RemoteCallAnswer } from '../fork/remote-state.js';
+import type { BtcBlock } from '../btc-chain/block.js';
+
+/** The network's Bitcoin regtest chain as native contracts read it (btc-chain/BtcChain has it). */
+export interface NativeBtcChain {
+  readonly tip: BtcBlock;
+  blockAt(height: number): BtcBlock | undefined;
+  blockByHash(hash: Uint8Array): BtcBlock | undefined;
+}
 
 /**
  * On a fork, what native contracts ask the remote node (fork/remote-state.ts): the Bridge's read
@@ -66,6 +74,11 @@ export interface NativeCall {
   state: MerkleStateManager;
   /** Set on a fork: the remote node the chain continues. */
   remote?: ForkRemoteCalls;
+  /**
+   * The network's Bitcoin chain, which the Bridge's BTC header chain follows. Always set by the
+   * registry; optional so that direct callers (unit tests) need not provide it.
+   */
+  btc?: NativeBtcChain;
 }
 
 export interface NativeResult {

@@ -8,6 +8,6 @@ export const ethBridgeMethods = [
     'eth_bridgeState',
     'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from.',
     noParams,
-    () => bridgeStateView(),
+    (ctx) => bridgeStateView(ctx.chain.btc.tip.height),
   ),
 ];

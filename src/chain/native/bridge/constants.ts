@@ -49,21 +49,5 @@ export const SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE = 36;
 /** BridgeSupport.getBtcTxHashProcessedHeight: the height of a BTC tx the Bridge has not processed. */
 export const BTC_TX_NOT_PROCESSED_HEIGHT = -1n;
 
-/**
- * The BTC regtest genesis block header (bitcoinj RegTestParams, the same as Bitcoin Core's regtest):
- * version 1, no parent, merkle root 4a5e1e4b…, time 1296688602, bits 0x207fffff, nonce 2.
- * 80 bytes as bitcoinSerialize writes it (BridgeSupport.serializeBlockHeader).
- */
-export const BTC_REGTEST_GENESIS_HEADER =
-  '01000000' +
-  '0000000000000000000000000000000000000000000000000000000000000000' +
-  '3ba3edfd7a7b12b27ac72c3e67768f617fc81bc3888a51323a9fb8aa4b1e5e4a' +
-  'dae5494d' +
-  'ffff7f20' +
-  '02000000';
-
-/** Its hash as bitcoinj's Sha256Hash.getBytes() gives it (display order, the byte-reversed double SHA-256). */
-export const BTC_REGTEST_GENESIS_HASH = '0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206';
-
 /** bitcoinj RegTestParams p2shHeader: P2SH addresses start with '2'. */
 export const BTC_REGTEST_P2SH_VERSION = 196;

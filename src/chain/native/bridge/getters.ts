@@ -3,8 +3,7 @@
  * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
-import { hexToBytes } from '@noble/hashes/utils.js';
-import { btcChainHead, emulatedBridgeState } from './state.js';
+import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource, emulatedBridgeState } from './state.js';
 import {
   BTC_TX_NOT_PROCESSED_HEIGHT,
   GENESIS_FEE_PER_KB_SATOSHIS,
@@ -16,6 +15,9 @@ import {
 import { GENESIS_FEDERATION, federatorPublicKey, type Federation, type FederationKeyType } from './federation.js';
 import type { AbiValue } from '../abi.js';
 import { javaInt } from '../../base/bytes.js';
+import { reversed } from '../../bitcoin/encoding.js';
+import type { BtcBlock } from '../../btc-chain/block.js';
+import { btcTransactionConfirmations } from './confirmations.js';
 
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
@@ -55,7 +57,18 @@ export function estimatedFeesForNextPegOutEvent(queuedPegouts: number, feePerKb:
   return (feePerKb * BigInt(size)) / 1000n;
 }
 
-type Getter = (args: AbiValue[]) => AbiValue[] | undefined;
+/** A read method: its arguments and the network's Bitcoin chain, which the Bridge's BTC header chain follows. */
+/** BtcBlockStore.get(Sha256Hash.wrap(hash)): the hash in display order, as bitcoinj's getBytes() has it. */
+function storedBlock(btc: BridgeBtcSource, displayHash: Uint8Array): BtcBlock | undefined {
+  return btc.blockByHash(reversed(displayHash));
+}
+
+/** BridgeSupport.serializeBlockHeader: the 80-byte header, or empty bytes for no block. */
+function headerOf(block: BtcBlock | undefined): Uint8Array {
+  return block === undefined ? new Uint8Array(0) : block.header;
+}
+
+type Getter = (args: AbiValue[], btc: BridgeBtcSource) => AbiValue[] | undefined;
 
 export const GETTERS: Record<string, Getter> = {
   getFederationAddress: () => [activeFederation().address],
@@ -72,16 +85,34 @@ export const GETTERS: Record<string, Getter> = {
   getMinimumLockTxValue: () => [MINIMUM_PEGIN_TX_VALUE_SATOSHIS],
   getLockingCap: () => [INITIAL_LOCKING_CAP_SATOSHIS],
   getFeePerKb: () => [GENESIS_FEE_PER_KB_SATOSHIS],
-  getBtcBlockchainBestChainHeight: () => [BigInt(btcChainHead().height)],
-  getBtcBlockchainInitialBlockHeight: () => [BigInt(emulatedBridgeState().btcChain[0]!.height)],
-  getBtcBlockchainBlockHashAtDepth: ([depth]) => {
-    const chain = emulatedBridgeState().btcChain;
+  getBtcBlockchainBestChainHeight: (_, btc) => [BigInt(btc.tip.height)],
+  getBtcBlockchainInitialBlockHeight: () => [BigInt(BRIDGE_BTC_INITIAL_HEIGHT)],
+  getBtcBlockchainBlockHashAtDepth: ([depth], btc) => {
     const d = javaInt(depth as bigint);
-    const maxDepth = btcChainHead().height - chain[0]!.height;
+    const maxDepth = btc.tip.height - BRIDGE_BTC_INITIAL_HEIGHT;
     if (d < 0 || d > maxDepth) return undefined; // IndexOutOfBoundsException "Depth must be between 0 and N"
-    return [hexToBytes(chain[chain.length - 1 - d]!.hash)];
+    // Sha256Hash.getBytes(): the display order, as block explorers show it.
+    return [reversed(btc.blockAt(btc.tip.height - d)!.hash)];
   },
-  getBtcBlockchainBestBlockHeader: () => [hexToBytes(btcChainHead().header)],
+  getBtcBlockchainBestBlockHeader: (_, btc) => [btc.tip.header],
+  // BridgeSupport.getBtcBlockchainBlockHeaderByHash: btcBlockStore.get(Sha256Hash.wrap(hash)), any
+  // stored block (here: the chain's blocks); serializeBlockHeader(null) is empty bytes.
+  getBtcBlockchainBlockHeaderByHash: ([hash], btc) => [headerOf(storedBlock(btc, hash as Uint8Array))],
+  // getStoredBlockAtMainChainHeight(BigInteger.intValue()): above the head or below the initial
+  // block it throws, which Bridge.getBtcBlockchainBlockHeaderByHeight answers as empty bytes.
+  getBtcBlockchainBlockHeaderByHeight: ([height], btc) => {
+    const h = javaInt(height as bigint);
+    return [headerOf(h >= BRIDGE_BTC_INITIAL_HEIGHT && h <= btc.tip.height ? btc.blockAt(h) : undefined)];
+  },
+  // The stored block's parent (header bytes 4..36, internal order); genesis has none: empty bytes.
+  getBtcBlockchainParentBlockHeaderByHash: ([hash], btc) => {
+    const block = storedBlock(btc, hash as Uint8Array);
+    return [headerOf(block && btc.blockByHash(block.header.subarray(4, 36)))];
+  },
+  getBtcTransactionConfirmations: (args, btc) => {
+    const answer = btcTransactionConfirmations(args, btc);
+    return answer === undefined ? undefined : [answer];
+  },
   isBtcTxHashAlreadyProcessed: ([hash]) => {
     const h = parseBtcTxHash(hash as string);
     return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.has(h)];

@@ -24,6 +24,9 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
 import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
+import { GENESIS_ONLY_BTC, type BridgeBtcSource } from './state.js';
+import { confirmationsCost } from './confirmations.js';
+import { receiveHeader } from './receive-header.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
 
 export const BRIDGE_ADDRESS = hexToBytes('0000000000000000000000000000000001000006');
@@ -74,9 +77,15 @@ function acceptsCallType(method: BridgeMethod, callType: NativeCallType): boolea
   return callType === 'CALL' || (callType === 'STATICCALL' && method.allowStatic);
 }
 
-function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array): bigint {
+function methodCost(parsed: Parsed, btc: BridgeBtcSource): bigint {
+  if (parsed.method.name === 'receiveHeaders') return RECEIVE_HEADERS_BASE_COST;
+  if (parsed.method.name === 'getBtcTransactionConfirmations') return confirmationsCost(parsed.args, btc);
+  return parsed.method.cost;
+}
+
+function requiredGasFor(parsed: Parsed | undefined, data: Uint8Array, btc: BridgeBtcSource): bigint {
   if (!parsed) return UNPARSABLE_DATA_COST;
-  const cost = parsed.method.name === 'receiveHeaders' ? RECEIVE_HEADERS_BASE_COST : parsed.method.cost;
+  const cost = methodCost(parsed, btc);
   return cost + 2n * BigInt(data.length);
 }
 
@@ -93,7 +102,8 @@ async function remoteRead(call: NativeCall, remote: ForkRemoteCalls, requiredGas
 
 export async function callBridge(call: NativeCall): Promise<NativeResult> {
   const parsed = parse(call.data);
-  const requiredGas = requiredGasFor(parsed, call.data);
+  const btc = call.btc ?? GENESIS_ONLY_BTC;
+  const requiredGas = requiredGasFor(parsed, call.data, btc);
   // Program.callToPrecompiledAddress / TransactionExecutor: not enough gas -> no execution, gas gone.
   if (requiredGas > call.gasLimit) return { returnValue: new Uint8Array(0), gasUsed: call.gasLimit, error: 'out of gas' };
   if (!parsed) return fail(call, requiredGas); // "Invalid data given" (BridgeIllegalArgumentException)
@@ -105,7 +115,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   switch (behaviour.kind) {
     case 'read': {
       if (call.remote !== undefined) return remoteRead(call, call.remote, requiredGas);
-      const values = GETTERS[method.name]!(args);
+      const values = GETTERS[method.name]!(args, btc);
       return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
     }
     case 'unauthorised-code':
@@ -114,6 +124,8 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
       // Bridge.increaseLockingCap -> BridgeUtils.getCoinFromBigInteger, then a cap <= 0 throws.
       if ((args[0] as bigint) <= 0n) return fail(call, requiredGas);
       return ok(method, [false], requiredGas);
+    case 'receive-header':
+      return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
     case 'federation-only':
     case 'not-emulated':
       return fail(call, requiredGas);

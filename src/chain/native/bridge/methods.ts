@@ -15,6 +15,8 @@ export type Behaviour =
   | { kind: 'unauthorised-code'; code: bigint }
   /** increaseLockingCap: unauthorised -> false; a cap <= 0 throws first (LockingCapSupportImpl). */
   | { kind: 'increase-locking-cap' }
+  /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
+  | { kind: 'receive-header' }
   /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
   | { kind: 'not-emulated' };
 
@@ -65,6 +67,12 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getBtcBlockchainInitialBlockHeight', [], ['int256'], 20_000, true, true, READ),
   m('getBtcBlockchainBlockHashAtDepth', ['int256'], ['bytes'], 20_000, true, true, READ),
   m('getBtcBlockchainBestBlockHeader', [], ['bytes'], 3_800, false, true, READ),
+  // RSKIP220: open to contracts; an unknown block answers empty bytes (Bridge.java catches and returns EMPTY_BYTE_ARRAY).
+  m('getBtcBlockchainBlockHeaderByHash', ['bytes32'], ['bytes'], 4_600, false, true, READ),
+  m('getBtcBlockchainBlockHeaderByHeight', ['uint256'], ['bytes'], 5_000, false, true, READ),
+  m('getBtcBlockchainParentBlockHeaderByHash', ['bytes32'], ['bytes'], 4_900, false, true, READ),
+  // RSKIP122: its cost depends on the block's depth and the branch (confirmations.ts confirmationsCost).
+  m('getBtcTransactionConfirmations', ['bytes32', 'bytes32', 'uint256', 'bytes32[]'], ['int256'], 27_000, false, true, READ),
   m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
   m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
@@ -88,7 +96,7 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
   m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
   m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
-  m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, NOT_EMULATED),
+  m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),
 ];
 
 /**

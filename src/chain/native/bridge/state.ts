@@ -2,31 +2,33 @@
  * The Bridge's (0x0000000000000000000000000000000001000006) emulated state: the one source that
  * both the Bridge's read methods (src/chain/native/bridge) and eth_bridgeState read.
  *
- * A devnode has no federation and no BTC node feeding the Bridge, so this state never changes:
- * no peg-in processed, no peg-out queued or waiting for signatures, and the Bitcoin chain the Bridge
- * knows is its starting point.
+ * The Bridge's BTC header chain is the network's Bitcoin regtest chain (btc-chain/), followed
+ * block for block as a federation that feeds every header at once would keep it. The rest never
+ * changes on a devnode: no peg-in processed, no peg-out queued or waiting for signatures.
  */
-import { BTC_REGTEST_GENESIS_HASH, BTC_REGTEST_GENESIS_HEADER } from './constants.js';
+import { genesisBlock } from '../../btc-chain/block.js';
+import type { NativeBtcChain } from '../types.js';
 
 /**
  * rskj regtest: the Bridge's BTC block store starts at the lowest stored block, which is the BTC
  * regtest genesis (height 0) because no `rskbitcoincheckpoints/org.bitcoin.regtest.checkpoints`
- * ships (BridgeSupport.getLowestBlock; only production and test checkpoints exist), and nothing
- * feeds it BTC headers on a devnode.
+ * ships (BridgeSupport.getLowestBlock; only production and test checkpoints exist). The local
+ * Bitcoin chain starts at the same genesis, so every one of its blocks is in the Bridge's chain.
  */
-export const BRIDGE_BTC_BEST_CHAIN_HEIGHT = 0;
+export const BRIDGE_BTC_INITIAL_HEIGHT = 0;
 
-export interface BtcStoredBlock {
-  height: number;
-  /** Sha256Hash.getBytes() order (as block explorers show it), hex without 0x. */
-  hash: string;
-  /** The 80-byte header, hex without 0x. */
-  header: string;
-}
+/** What the Bridge reads of the network's Bitcoin chain. */
+export type BridgeBtcSource = NativeBtcChain;
+
+const GENESIS = genesisBlock();
+/** Where no Bitcoin chain is given (a native contract called alone, in unit tests): the genesis only. */
+export const GENESIS_ONLY_BTC: BridgeBtcSource = {
+  tip: GENESIS,
+  blockAt: (height) => (height === 0 ? GENESIS : undefined),
+  blockByHash: (hash) => (GENESIS.hash.every((b, i) => b === hash[i]) && hash.length === 32 ? GENESIS : undefined),
+};
 
 export interface EmulatedBridgeState {
-  /** The BTC main chain the Bridge knows, lowest block first; the last one is the chain head. */
-  btcChain: readonly BtcStoredBlock[];
   /** BridgeStorageProvider btcTxHashesAlreadyProcessed: BTC tx hash (display hex) -> RSK height. */
   btcTxHashesProcessed: ReadonlyMap<string, bigint>;
   /** ReleaseRequestQueue size (peg-outs waiting to be batched). */
@@ -38,9 +40,6 @@ export interface EmulatedBridgeState {
 }
 
 const EMULATED: EmulatedBridgeState = Object.freeze({
-  btcChain: Object.freeze([
-    { height: BRIDGE_BTC_BEST_CHAIN_HEIGHT, hash: BTC_REGTEST_GENESIS_HASH, header: BTC_REGTEST_GENESIS_HEADER },
-  ]),
   btcTxHashesProcessed: new Map<string, bigint>(),
   queuedPegouts: 0,
   nextPegoutHeight: 0n,
@@ -52,10 +51,6 @@ export function emulatedBridgeState(): EmulatedBridgeState {
   return EMULATED;
 }
 
-export function btcChainHead(state: EmulatedBridgeState = emulatedBridgeState()): BtcStoredBlock {
-  return state.btcChain[state.btcChain.length - 1]!;
-}
-
 /** rskj BridgeState.stateToMap: the two fields eth_bridgeState returns. */
 export interface BridgeStateView {
   /** RSK transaction hashes whose BTC peg-out awaits signatures, hex without 0x (rskj Keccak256.toHexString). */
@@ -64,9 +59,10 @@ export interface BridgeStateView {
   btcBlockchainBestChainHeight: number;
 }
 
-export function bridgeStateView(state: EmulatedBridgeState = emulatedBridgeState()): BridgeStateView {
+/** eth_bridgeState of a network whose Bitcoin chain's best block is at `btcBestHeight`. */
+export function bridgeStateView(btcBestHeight: number, state: EmulatedBridgeState = emulatedBridgeState()): BridgeStateView {
   return {
     rskTxsWaitingForSignatures: [...state.pegoutsWaitingForSignatures],
-    btcBlockchainBestChainHeight: btcChainHead(state).height,
+    btcBlockchainBestChainHeight: btcBestHeight,
   };
 }

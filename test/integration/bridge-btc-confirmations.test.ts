@@ -1,0 +1,126 @@
+/**
+ * getBtcTransactionConfirmations (RSKIP122) through ethers with the Bridge ABI, against the local
+ * Bitcoin chain: a faucet transaction's merkle branch, converted from btc_getPartialMerkleTree as
+ * rskj's MerkleBranch takes it (sibling hashes bottom-up, path bit i = 1 when the proven node is on
+ * the right at level i), answers the block's confirmations; rskj's codes for an unknown block and a
+ * bad branch; a branch MerkleBranch refuses fails the call.
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Contract, JsonRpcProvider } from 'ethers';
+import { call, startTestNode, type TestNode } from '../helpers/node.js';
+
+const require = createRequire(import.meta.url);
+const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
+const BRIDGE = '0x0000000000000000000000000000000001000006';
+const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
+
+let t: TestNode;
+let provider: JsonRpcProvider;
+let bridge: Contract;
+
+beforeAll(async () => {
+  t = await startTestNode();
+  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
+});
+afterAll(async () => {
+  provider?.destroy();
+  await t?.close();
+});
+
+const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
+const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
+const display = (b: Buffer) => '0x' + Buffer.from(b).reverse().toString('hex');
+
+/** CPartialMerkleTree with one matched leaf -> rskj MerkleBranch (hashes in display order, path). */
+function merkleBranch(pmtHex: string): { hashes: string[]; path: number } {
+  const b = Buffer.from(pmtHex, 'hex');
+  let o = 0;
+  const total = b.readUInt32LE(o);
+  o += 4;
+  const hashCount = b[o++]!; // fewer than 0xfd in these blocks
+  const hashes = Array.from({ length: hashCount }, (_, i) => b.subarray(o + i * 32, o + i * 32 + 32));
+  o += hashCount * 32;
+  const flagBytes = b[o++]!;
+  const flags = b.subarray(o, o + flagBytes);
+  const width = (h: number) => (total + (1 << h) - 1) >> h;
+  let height = 0;
+  while (width(height) > 1) height++;
+  let bit = 0;
+  let used = 0;
+  const siblings: Buffer[] = [];
+  let path = 0;
+  const walk = (h: number, pos: number): { hash: Buffer; matched: boolean } => {
+    const flag = ((flags[bit >> 3]! >> (bit & 7)) & 1) === 1;
+    bit++;
+    if (h === 0 || !flag) return { hash: hashes[used++]!, matched: flag };
+    const left = walk(h - 1, pos * 2);
+    const right = pos * 2 + 1 < width(h - 1) ? walk(h - 1, pos * 2 + 1) : { hash: left.hash, matched: false };
+    if (left.matched) siblings.push(right.hash);
+    else if (right.matched) {
+      path |= 1 << siblings.length;
+      siblings.push(left.hash);
+    }
+    return { hash: sha256d(Buffer.concat([left.hash, right.hash])), matched: left.matched || right.matched };
+  };
+  walk(height, 0);
+  return { hashes: siblings.map(display), path };
+}
+
+describe('getBtcTransactionConfirmations against the local Bitcoin chain', () => {
+  let txid: string;
+  let blockHash: string;
+  let branch: { hashes: string[]; path: number };
+
+  beforeAll(async () => {
+    // The coinbase and three transactions: the proven one (index 3) is a right child at the leaves.
+    await btc('btc_fund', [FEDERATION, 600_000]);
+    await btc('btc_fund', [FEDERATION, 700_000]);
+    txid = await btc('btc_fund', [FEDERATION, 800_000]);
+    await btc('btc_mine', [1]);
+    const proof = await btc('btc_getPartialMerkleTree', [txid]);
+    expect(proof.index).toBe(3);
+    blockHash = proof.blockhash;
+    branch = merkleBranch(proof.pmt);
+    expect(branch.hashes).toHaveLength(2);
+  });
+
+  it('answers the block confirmations (best - height + 1), as btc_getTransaction counts them', async () => {
+    expect(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path, branch.hashes)).toBe(1n);
+    await btc('btc_mine', [2]);
+    expect(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path, branch.hashes)).toBe(3n);
+    expect((await btc('btc_getTransaction', [txid])).confirmations).toBe(3);
+  });
+
+  it('an unknown block answers -1 (BTC_TRANSACTION_CONFIRMATION_INEXISTENT_BLOCK_HASH_ERROR_CODE)', async () => {
+    expect(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + 'ab'.repeat(32), branch.path, branch.hashes)).toBe(-1n);
+  });
+
+  it('a branch that does not reduce to the merkle root answers -5 (INVALID_MERKLE_BRANCH)', async () => {
+    expect(await bridge.getBtcTransactionConfirmations!('0x' + 'cd'.repeat(32), '0x' + blockHash, branch.path, branch.hashes)).toBe(-5n);
+    expect(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path ^ 1, branch.hashes)).toBe(-5n);
+  });
+
+  it('a path that reads as a negative Java int passes MerkleBranch\'s bit count (rskj counts 0 bits) and reduces with all its bits set', async () => {
+    expect(branch.path).toBe(3); // index 3 of 4: the right child at both levels
+    const minusOne = (1n << 256n) - 1n; // BigInteger.intValue() -> -1
+    const answer = await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, minusOne, branch.hashes);
+    expect(answer).toBe(await bridge.getBtcTransactionConfirmations!('0x' + txid, '0x' + blockHash, branch.path, branch.hashes));
+  });
+
+  it('a path with more significant bits than hashes fails the call (MerkleBranch throws, VMException)', async () => {
+    const data = bridge.interface.encodeFunctionData('getBtcTransactionConfirmations', ['0x' + txid, '0x' + blockHash, 4, branch.hashes]);
+    expect(await call(t.testnetUrl, 'eth_call', [{ to: BRIDGE, data }, 'latest'])).toBe('0x');
+  });
+
+  it('costs 27,000 + 315 per block of depth + 144 per branch hash, plus 2 gas per byte of data', async () => {
+    const data = bridge.interface.encodeFunctionData('getBtcTransactionConfirmations', ['0x' + txid, '0x' + blockHash, branch.path, branch.hashes]);
+    const depth = BigInt((await btc('btc_getTransaction', [txid])).confirmations - 1);
+    const bytes = Buffer.from(data.slice(2), 'hex');
+    const intrinsic = 21_000n + [...bytes].reduce((sum, x) => sum + (x === 0 ? 4n : 16n), 0n);
+    const estimate = BigInt(await call(t.testnetUrl, 'eth_estimateGas', [{ to: BRIDGE, data }]));
+    expect(estimate).toBe(intrinsic + 27_000n + 315n * depth + 144n * 2n + 2n * BigInt(bytes.length));
+  });
+});
