@@ -16,7 +16,7 @@ import { codePath } from '../package-paths.js';
 const STATIC_DIR = codePath('gateway', 'static');
 
 /** Everything the pages load comes from this origin; nothing inline, nothing external. */
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",

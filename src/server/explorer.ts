@@ -13,6 +13,7 @@ import type { MergedMiningView, NetworkName } from '../chain/index.js';
 import type { HttpResult } from '../rpc/dispatcher.js';
 import { codePath } from '../package-paths.js';
 import { nativeAbiTable } from './native-abis.js';
+import { PAGE_HEADERS } from '../gateway/pages.js';
 
 /** src/gateway/static (or its copy in dist/): the dashboard's folder holds the explorer's two files too. */
 const STATIC_DIR = codePath('gateway', 'static');
@@ -38,15 +39,6 @@ const EXPLORER_METHODS = new Set([
 
 const NETWORKS: readonly NetworkName[] = ['testnet', 'mainnet'];
 
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-};
 
 export interface ExplorerOptions {
   /** The node's dispatcher for one network (node.ts `handle`). */

@@ -16,7 +16,7 @@ import type { BlockContext, ExecutionContext } from './context.js';
 import { type RskHeader, baseHashForMergedMining, blockHash } from '../records/header.js';
 import { type RskBlock, blockRlpLength } from '../records/block.js';
 import { type ReceiptRecord, encodeRskReceipt } from '../records/receipt.js';
-import type { TxRecord } from '../records/transaction.js';
+import { type TxRecord, txRecordFromLegacyTx } from '../records/transaction.js';
 import { OverlayDb } from '../storage/state-db.js';
 import { orderedTrieRoot } from '../state/ordered-trie.js';
 import { impersonatedTransaction } from '../pool/impersonation.js';
@@ -230,7 +230,8 @@ async function simulateBlock(
       vmError: error,
       revertData: error === 'revert' ? exec.returnValue : undefined,
     });
-    transactions.push(txRecord(tx, from));
+    // An impersonated transaction reports its sender (pool/impersonation.ts).
+    transactions.push(txRecordFromLegacyTx(tx));
     // The transfer logs are the call's answer only: receipts, roots and bloom keep the EVM's logs.
     results.push({ returnData: exec.returnValue, logs: transfers?.merge(logs) ?? logs, gasUsed: result.totalGasSpent, error });
   }
@@ -266,22 +267,4 @@ async function simulateBlock(
     totalDifficulty: parent.totalDifficulty + header.difficulty,
   };
   return { block, calls: results };
-}
-
-function txRecord(tx: ReturnType<typeof impersonatedTransaction>, from: Address): TxRecord {
-  return {
-    hash: tx.hash(),
-    raw: tx.serialize(),
-    from: from.bytes,
-    nonce: tx.nonce,
-    gasPrice: tx.gasPrice,
-    gasLimit: tx.gasLimit,
-    to: tx.to?.bytes,
-    value: tx.value,
-    data: tx.data,
-    v: tx.v ?? 0n,
-    r: tx.r ?? 0n,
-    s: tx.s ?? 0n,
-    isRemasc: false,
-  };
 }
