@@ -12,7 +12,6 @@ import {
   ForkStartError,
   type GenesisConfig,
   decodeMergedMining,
-  type MinerMode,
   type NetworkName,
   NodeWallet,
   readGenesisFile,
@@ -28,11 +27,10 @@ import { Dispatcher } from './rpc/dispatcher.js';
 import { mapError } from './rpc/map-error.js';
 import { METHODS } from './rpc/methods/index.js';
 import type { RpcContext, RpcOptions } from './rpc/context.js';
-import { MAX_CONNECTIONS, createHttpServer, type HttpLimits, listen } from './server/http.js';
+import { MAX_CONNECTIONS, createHttpServer, listen } from './server/http.js';
 import { guardConnections, maxConnectionsPerAddress, refuseBanned } from './server/connection-guard.js';
 import { attachWebSocketLazily, lazyApp } from './server/lazy.js';
 import { warmUpWhenReady } from './server/warm-up.js';
-import type { WebSocketLimits } from './server/websocket.js';
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
 import { createRpcGate } from './server/rpc-route.js';
@@ -43,7 +41,7 @@ import { ClientReputation } from './gateway/client-reputation.js';
 import { Gateway } from './gateway/gateway.js';
 import { DEFAULT_DAILY_LIMIT } from './gateway/quota.js';
 import { type ApiKey, NETWORKS, operatorKeys } from './node-keys.js';
-import { createLogger, type LogDestination, type LogLevel, type Logger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { Eip1193Provider } from './provider.js';
 import { SubscriptionHost } from './rpc/subscriptions.js';
 import { DataDirInUseError, isDatabaseLocked } from './data-dir-in-use.js';
@@ -51,8 +49,10 @@ import { logMinedBlocks } from './log/chain-log.js';
 import { printConsoleLogs } from './log/console-log.js';
 import { rpcCallLogger } from './log/rpc-log.js';
 import { packagePath } from './package-paths.js';
-import { checkKeylessOptions, type KeylessSetting, keylessNetworkFor } from './keyless.js';
+import { checkKeylessOptions, keylessNetworkFor } from './keyless.js';
 import { loadStateFile, scheduleStateDumps } from './state-files.js';
+
+import type { NodeForkOptions, NodeOptions } from './node-options.js';
 
 export const VERSION = '0.1.0';
 export const CLIENT_VERSION = `RskJ/rsk-devnode-${VERSION}/${process.platform}/Node${process.versions.node.split('.')[0]}`;
@@ -64,109 +64,7 @@ export const NODE_CLOSED_MESSAGE = 'Disconnected: this rsk-devnode node is close
 /** Most calls one batch may hold. */
 export const MAX_BATCH_SIZE = 1000;
 
-export interface NodeOptions {
-  /** Data directory (default chain-data); ignored with inMemory. */
-  dataDir?: string;
-  /** Keep everything in memory (default true for the library, false for the CLI). */
-  inMemory?: boolean;
-  /** Operator keys; without any, one per network is made (and kept in the data directory). */
-  apiKeys?: ApiKey[];
-  minGasPrice?: bigint;
-  blockGasLimit?: bigint;
-  skipRemasc?: boolean;
-  /** Interval mining every N seconds instead of automine (`--block-time`). */
-  blockTime?: number;
-  /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
-  mining?: boolean;
-  /**
-   * 'external' (`--miner external`): the node never mines by itself (no automine, no interval
-   * mining); blocks come from merged miners through mnr_submitBitcoinBlock* and from evm_mine.
-   */
-  miner?: MinerMode;
-  /** 'hardhat': what a Hardhat project needs (see HARDHAT_CLIENT_VERSION). */
-  profile?: 'hardhat';
-  /** eth_getLogs caps (default MAX_LOGS logs or MAX_LOG_BLOCK_RANGE blocks). */
-  maxLogs?: number;
-  maxLogBlockRange?: number;
-  /** Idle time after which an unpolled filter is removed (default FILTER_IDLE_TIMEOUT_MS). */
-  filterTimeoutMs?: number;
-  /** Daily requests per dashboard user (default the spec's 25,000). */
-  dailyLimit?: number;
-  /** Behave like the hosted endpoint for dashboard keys (no node keys, no test control). */
-  hosted?: boolean;
-  /**
-   * A network served at `/` without a key, for local tools (`--keyless-network`, keyless.ts);
-   * default testnet under the Hardhat profile (off with hosted), else none. Loopback only unless
-   * keylessBeyondLoopback.
-   */
-  keylessNetwork?: KeylessSetting;
-  /** Serve the keyless network on an address beyond loopback too (`--keyless-beyond-loopback`). */
-  keylessBeyondLoopback?: boolean;
-  /** Wall clock in milliseconds for filter expiry, quota days and the Hardhat profile's genesis date (injectable for tests). */
-  now?: () => number;
-  /**
-   * info: a line per block and transaction; debug adds each RPC method. Default warn (quiet): a
-   * test suite embedding the node wants a clean terminal; the CLI defaults to info.
-   */
-  logLevel?: LogLevel;
-  /** Where log lines go (default stdout). */
-  logDestination?: LogDestination;
-  /**
-   * Do not print contracts' console.log lines (`--silent-console`). They are printed by default,
-   * whatever the log level, except at 'silent'; `chains[network].events` still emits 'consoleLog'.
-   */
-  silentConsole?: boolean;
-  /** Slow-client timeouts and the connection cap of the HTTP server (defaults in server/http.ts). */
-  http?: HttpLimits;
-  /** Limits on execution, filters and subscriptions (defaults: the named constants each names). */
-  limits?: NodeLimits;
-  /**
-   * A state file to load at start (`--load-state`): this node's format replaces the chains it
-   * holds; an anvil file's accounts are merged into both networks' latest state.
-   */
-  loadState?: string;
-  /** Where to write both networks' state at close (`--dump-state`); gzip JSON (docs/state-file.md). */
-  dumpState?: string;
-  /** With dumpState: also write it every this many seconds (`--state-interval`). */
-  stateIntervalSeconds?: number;
-  /**
-   * Base URL of the key URLs the dashboard's API answers (`--public-url`, e.g. behind a proxy);
-   * default the address the server listens on. Never taken from the request's Host header.
-   */
-  publicUrl?: string;
-  /** Fork live RSK nodes (`--fork-url` and friends); see NodeForkOptions. */
-  fork?: NodeForkOptions;
-}
-
-/**
- * What to fork: `url` forks the network whose chain id the remote reports (30 mainnet, 31
- * testnet); `testnetUrl` / `mainnetUrl` fork that network and check the remote's chain id.
- * The other settings apply to every forked network.
- */
-export interface NodeForkOptions extends Omit<ForkOptions, 'url'> {
-  url?: string;
-  testnetUrl?: string;
-  mainnetUrl?: string;
-}
-
-export interface NodeLimits {
-  /** eth_call's gas cap, which eth_estimateGas stays under too (CALL_GAS_CAP, --call-gas-cap). */
-  callGasCap?: bigint;
-  /** Time limit of one request's eth_call, eth_estimateGas and traces in ms; 0: none (EXECUTION_TIMEOUT_MS, --execution-timeout). */
-  executionTimeoutMs?: number;
-  /** The same for requests with the operator's keys and in-process ones; default executionTimeoutMs (--operator-execution-timeout). */
-  operatorExecutionTimeoutMs?: number;
-  /** Filters installed per API key and network (MAX_FILTERS_PER_KEY, --max-filters). */
-  maxFilters?: number;
-  /** Subscriptions per WebSocket connection (MAX_SUBSCRIPTIONS_PER_CONNECTION, --max-subscriptions). */
-  maxSubscriptions?: number;
-  /** Addresses in one log filter (MAX_FILTER_ADDRESSES, --filter-max-addresses). */
-  maxFilterAddresses?: number;
-  /** Topics per position in one log filter (MAX_FILTER_TOPICS, --filter-max-topics). */
-  maxFilterTopics?: number;
-  /** Slow WebSocket clients (defaults in server/websocket.ts). */
-  webSocket?: WebSocketLimits;
-}
+export type { NodeForkOptions, NodeLimits, NodeOptions } from './node-options.js';
 
 /**
  * Hardhat's network helpers accept a node only when web3_clientVersion starts with

@@ -50,14 +50,14 @@ import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
-import type { RemoteJson } from './fork/remote-state.js';
-import { commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
+import { type ChainFork, chainFork, commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
 import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
 export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
 export type { MergedMiningImport } from './merged-mining/work.js';
+export type { ChainFork } from './fork-base.js';
 
 export interface ChainOptions {
   network: NetworkName;
@@ -91,39 +91,6 @@ export interface ChainOptions {
    * transactions up to there are read from it on demand (fork-base.ts, fork/).
    */
   fork?: ForkOptions;
-}
-
-/** What the layers above see of a fork: which remote block, and the remote's history up to it. */
-export interface ChainFork {
-  readonly chainId: bigint;
-  readonly blockNumber: bigint;
-  readonly url: string | undefined;
-  /** HTTP requests sent to the remote since start. */
-  readonly remoteRequests: number;
-  blockByNumber(number: bigint, full: boolean): Promise<RemoteJson | null>;
-  blockByHash(hash: Uint8Array, full: boolean): Promise<RemoteJson | null>;
-  transaction(hash: Uint8Array): Promise<RemoteJson | null>;
-  receipt(hash: Uint8Array): Promise<RemoteJson | null>;
-  /** The remote's logs over a range ending at or below the fork block. */
-  logs(criteria: LogCriteria): Promise<RemoteJson[]>;
-}
-
-/** `requests`: the HTTP requests sent so far, by every connection this chain has had (a re-fork adds one). */
-function chainFork(connection: ForkConnection, requests: () => number): ChainFork {
-  const { remote } = connection;
-  return {
-    chainId: connection.chainId,
-    blockNumber: connection.blockNumber,
-    url: connection.url,
-    get remoteRequests() {
-      return requests();
-    },
-    blockByNumber: (number, full) => remote.blockByNumber(number, full),
-    blockByHash: (hash, full) => remote.blockByHash(hash, full),
-    transaction: (hash) => remote.transaction(hash),
-    receipt: (hash) => remote.receipt(hash),
-    logs: (criteria) => remote.logs(criteria),
-  };
 }
 
 export type MinerMode = 'internal' | 'external';

@@ -11,6 +11,7 @@ import { Account, Address, KECCAK256_RLP, bytesToHex, equalsBytes, hexToBytes } 
 import type { Execution } from './exec/execution.js';
 import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
 import type { RemoteJson } from './fork/remote-state.js';
+import type { LogCriteria } from './storage/log-index.js';
 import type { ForkPoint } from './dump/format.js';
 import type { GenesisConfig } from './records/genesis.js';
 import type { RskBlock } from './records/block.js';
@@ -124,4 +125,37 @@ export async function commitForkBase(store: ChainStore, execution: Execution, ge
   const record: ForkRecord = { chainId: connection.chainId.toString(), block: connection.blockNumber.toString(), hash: bytesToHex(connection.blockHash) };
   await store.commitBlock(block, blockReceipts(block, []), { name: FORK_META, value: new TextEncoder().encode(JSON.stringify(record)) });
   return block;
+}
+
+/** What the layers above see of a fork: which remote block, and the remote's history up to it. */
+export interface ChainFork {
+  readonly chainId: bigint;
+  readonly blockNumber: bigint;
+  readonly url: string | undefined;
+  /** HTTP requests sent to the remote since start. */
+  readonly remoteRequests: number;
+  blockByNumber(number: bigint, full: boolean): Promise<RemoteJson | null>;
+  blockByHash(hash: Uint8Array, full: boolean): Promise<RemoteJson | null>;
+  transaction(hash: Uint8Array): Promise<RemoteJson | null>;
+  receipt(hash: Uint8Array): Promise<RemoteJson | null>;
+  /** The remote's logs over a range ending at or below the fork block. */
+  logs(criteria: LogCriteria): Promise<RemoteJson[]>;
+}
+
+/** `requests`: the HTTP requests sent so far, by every connection this chain has had (a re-fork adds one). */
+export function chainFork(connection: ForkConnection, requests: () => number): ChainFork {
+  const { remote } = connection;
+  return {
+    chainId: connection.chainId,
+    blockNumber: connection.blockNumber,
+    url: connection.url,
+    get remoteRequests() {
+      return requests();
+    },
+    blockByNumber: (number, full) => remote.blockByNumber(number, full),
+    blockByHash: (hash, full) => remote.blockByHash(hash, full),
+    transaction: (hash) => remote.transaction(hash),
+    receipt: (hash) => remote.receipt(hash),
+    logs: (criteria) => remote.logs(criteria),
+  };
 }
