@@ -27,6 +27,9 @@ import { GETTERS } from './getters.js';
 import { GENESIS_ONLY_BTC, type BridgeBtcSource } from './state.js';
 import { confirmationsCost } from './confirmations.js';
 import { receiveHeader } from './receive-header.js';
+import { BRIDGE_HANDLERS } from './handlers.js';
+import type { BridgeLog } from './events.js';
+import { BridgeStorage } from './storage.js';
 import { BRIDGE_METHODS, DYNAMIC_SELECTORS, RECEIVE_HEADERS_BASE_COST, UNPARSABLE_DATA_COST, type BridgeMethod } from './methods.js';
 
 export const BRIDGE_ADDRESS = hexToBytes('0000000000000000000000000000000001000006');
@@ -126,6 +129,14 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
       return ok(method, [false], requiredGas);
     case 'receive-header':
       return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
+    case 'handler': {
+      const handler = BRIDGE_HANDLERS[method.name];
+      if (handler === undefined) throw new Error(`Bridge.${method.name}: no handler`);
+      const logs: BridgeLog[] = [];
+      const answer = await handler({ call, args, storage: new BridgeStorage(call.state), btc, logs });
+      if ('fail' in answer) return { ...fail(call, requiredGas), message: answer.fail };
+      return { ...ok(method, answer.values, requiredGas), logs };
+    }
     case 'federation-only':
     case 'not-emulated':
       return fail(call, requiredGas);

@@ -17,6 +17,8 @@ export type Behaviour =
   | { kind: 'increase-locking-cap' }
   /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
   | { kind: 'receive-header' }
+  /** Answered by BRIDGE_HANDLERS[name] (handlers.ts), with the Bridge's storage. */
+  | { kind: 'handler' }
   /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
   | { kind: 'not-emulated' };
 
