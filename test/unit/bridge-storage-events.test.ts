@@ -75,3 +75,19 @@ describe('the Bridge events', () => {
     expect(() => bridgeLog('pegin_btc', [receiver], [1n, 1n])).toThrow(/indexed/);
   });
 });
+
+describe('the federation UTXOs the Bridge records', () => {
+  it('round-trips through the Bridge storage, order kept, and clears', async () => {
+    const { readFederationUtxos, writeFederationUtxos } = await import('../../src/chain/native/bridge/utxos.js');
+    const storage = new BridgeStorage(new MerkleStateManager());
+    expect(await readFederationUtxos(storage)).toEqual([]);
+    const utxos = [
+      { txid: bytes(32, 5), vout: 0, value: 500_000n, height: 104, script: bytes(23, 6) },
+      { txid: bytes(32, 7), vout: 3, value: 2_100_000_000_000_000n, height: 0, script: bytes(23, 6) },
+    ];
+    await writeFederationUtxos(storage, utxos);
+    expect(await readFederationUtxos(storage)).toEqual(utxos);
+    await writeFederationUtxos(storage, []);
+    expect(await readFederationUtxos(storage)).toEqual([]);
+  });
+});
