@@ -166,9 +166,13 @@ export class Connection {
     });
   }
 
+  /** Closes the socket; a request still in flight fails. */
   close(): void {
     this.socket?.destroy();
     this.socket = undefined;
+    const request = this.inFlight;
+    this.inFlight = undefined;
+    request?.reject(new Error('the connection was closed by the bench'));
   }
 
   private write(): void {

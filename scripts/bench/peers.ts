@@ -7,7 +7,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, openSync, readFileSync, closeSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeConnections, post, rpcBody } from './load.js';
@@ -57,9 +56,13 @@ const RSK_BIN = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 
 const RSK_FLAGS = (port: number) => ['--port', String(port), '--api-key', OPERATOR_KEY, '--daily-limit', String(BENCH_DAILY_LIMIT)];
 
-/** As `npm start` runs it (the bin, in one process), on a data directory of its own that starts empty. */
+/**
+ * As `npm start` runs it (the bin, in one process), on a data directory of its own that starts
+ * empty. It lies under results/, in the project's file system as `npm start`'s chain-data does
+ * (the system's temp directory may be a tmpfs, which would make the disk row a memory row).
+ */
 const rskOnDisk = (port: number): NodeCommand => {
-  const dataDir = mkdtempSync(join(os.tmpdir(), 'rsk-devnode-bench-'));
+  const dataDir = mkdtempSync(join(RESULTS_DIR, 'data-'));
   return { file: node, args: [RSK_BIN, '--data-dir', dataDir, ...RSK_FLAGS(port)], cwd: ROOT, scratch: dataDir };
 };
 

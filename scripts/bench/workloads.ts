@@ -45,7 +45,7 @@ export const QUICK: Sizes = {
   snapshotCycles: 20,
   eventBlocks: 200,
   getLogsRuns: 5,
-  tracedTransfers: 100,
+  tracedTransfers: 50,
   suiteTests: 100,
 };
 

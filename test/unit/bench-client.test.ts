@@ -146,7 +146,7 @@ describe('the bench client: Connection', () => {
     await expect(connection.send(call(server.port, 'b'))).rejects.toThrow(/closed the connection before answering/);
   });
 
-  it('fails at once when nothing listens, and refuses a second request in flight', async () => {
+  it('fails at once when nothing listens, refuses a second request in flight, and fails the one in flight on close', async () => {
     const server = await rawServer(() => undefined);
     const port = server.port;
     await server.close();
@@ -157,8 +157,10 @@ describe('the bench client: Connection', () => {
     closers.push(silent.close);
     const busy = new Connection('127.0.0.1', silent.port);
     closers.push(async () => busy.close());
-    void busy.send(call(silent.port, 'a')).catch(() => undefined);
+    const first = busy.send(call(silent.port, 'a'));
     await expect(busy.send(call(silent.port, 'b'))).rejects.toThrow(/already in flight/);
+    busy.close();
+    await expect(first).rejects.toThrow(/closed by the bench/);
   });
 });
 
