@@ -192,7 +192,7 @@ export function writeDocs(run: Run): void {
   const doc = `# Benchmarks
 
 rsk-devnode side by side with the nodes a user would pick instead, measured in one run by
-\`npm run bench\` (scripts/bench; issue 11). Absolute numbers move from run to run on a shared
+\`npm run bench\` (scripts/bench; issues 11 and 25). Absolute numbers move from run to run on a shared
 machine; what counts is the ratio to the peers measured in the same run. Where the time goes, and
 what was tried for each target not met: docs/performance.md.
 
