@@ -1,14 +1,16 @@
 /**
  * The bench's output: one table (values with p50/p99 latency, rsk-devnode's ratio to each peer, the
- * target and whether it is met), printed and written as results/latest.{json,md}; with --docs also
- * docs/benchmarks.md with the machine and the versions.
+ * target and whether each rsk-devnode row meets it) and the client's CPU per request on the read
+ * rows, printed and written as results/latest.{json,md}; with --docs also docs/benchmarks.md with
+ * the machine and the versions.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { NODES, RESULTS_DIR, ROOT, type NodeSpec } from './peers.js';
 import { READ_CONNECTIONS } from './load.js';
-import type { Measurement, Sizes, Target, Workload } from './workloads.js';
+import { TARGETS, type Target } from './targets.js';
+import type { Measurement, Sizes, Workload } from './workloads.js';
 
 export interface WorkloadResult {
   workload: Workload;
@@ -25,7 +27,6 @@ export interface Run {
   results: WorkloadResult[];
 }
 
-const RSK_ROWS = ['rsk', 'rsk-user'] as const;
 
 function formatValue(value: number, unit: string): string {
   if (unit === 'ms') return value < 10 ? value.toFixed(2) : value < 100 ? value.toFixed(1) : Math.round(value).toLocaleString('en-US');
@@ -49,34 +50,43 @@ function ratio(w: Workload, rsk: Measurement | undefined, peer: Measurement | un
 }
 
 function targetText(w: Workload): string {
+  const targets = TARGETS[w.id];
+  if (targets === undefined) return '—';
   const cmp = w.higherIsBetter ? '≥' : '≤';
-  const t: Target = w.target;
-  if ('bound' in t) return `${cmp} ${t.bound} ${w.unit}`;
-  const label = NODES.find((n) => n.id === t.peer)!.label;
-  return t.factor === 1 ? `${cmp} ${label}` : `${cmp} ${t.factor} × ${label}`;
+  const one = (t: Target) => {
+    if ('bound' in t) return `${cmp} ${t.bound} ${w.unit}`;
+    const label = NODES.find((n) => n.id === t.peer)!.label;
+    return t.factor === 1 ? `${cmp} ${label}` : `${cmp} ${t.factor} × ${label}`;
+  };
+  return targets.map(one).join(' and ');
 }
 
+/** Whether `m` meets every target of its row; undefined without a target or a value to judge by. */
 export function targetMet(r: WorkloadResult, m: Measurement | undefined): boolean | undefined {
-  if (m === undefined || m.failed !== undefined) return undefined;
-  const t = r.workload.target;
-  const peer = 'bound' in t ? undefined : r.values[t.peer];
-  const bound = 'bound' in t ? t.bound : peer === undefined || peer.failed !== undefined ? undefined : peer.value * t.factor;
-  if (bound === undefined) return undefined;
-  return r.workload.higherIsBetter ? m.value >= bound : m.value <= bound;
+  const targets = TARGETS[r.workload.id];
+  if (targets === undefined || m === undefined || m.failed !== undefined) return undefined;
+  let met = true;
+  for (const t of targets) {
+    const peer = 'bound' in t ? undefined : r.values[t.peer];
+    const bound = 'bound' in t ? t.bound : peer === undefined || peer.failed !== undefined ? undefined : peer.value * t.factor;
+    if (bound === undefined) return undefined;
+    met &&= r.workload.higherIsBetter ? m.value >= bound : m.value <= bound;
+  }
+  return met;
 }
 
-const metText = (met: boolean | undefined) => (met === undefined ? '—' : met ? 'met' : 'not met');
+const metText = (met: boolean | undefined) => (met === undefined ? '—' : met ? 'pass' : 'FAIL');
 
 /** Header and rows of the results table. */
 export function table(run: Run): string[][] {
-  const peers = run.nodes.filter((n) => n.peer);
-  const rsk = run.nodes.filter((n) => !n.peer);
+  const peers = run.nodes.filter((n) => n.kind === 'peer');
+  const rsk = run.nodes.filter((n) => n.kind === 'rsk');
   const header = [
     'workload',
     ...run.nodes.map((n) => n.label),
-    ...(run.nodes.some((n) => n.id === 'rsk') ? peers.map((p) => `rsk ÷ ${p.label}`) : []),
+    ...(run.nodes.some((n) => n.id === 'rsk') ? peers.map((p) => `disk ÷ ${p.label}`) : []),
     'target',
-    ...rsk.map((n) => `met (${n.id === 'rsk' ? 'operator' : 'user key'})`),
+    ...rsk.map((n) => `${n.label.replace('rsk-devnode ', '')} meets`),
   ];
   const rows = run.results.map((r) => {
     const w = r.workload;
@@ -95,8 +105,30 @@ const ratioText = (x: number | undefined) => (x === undefined ? '—' : `${x.toF
 
 const LEGEND =
   'Throughput cells: value (p50/p99 latency of one request or transaction, ms). ' +
-  '"rsk ÷ peer" is rsk-devnode\'s (operator key) speed relative to the peer: above 1 is faster, or less memory. ' +
-  '"user key": rsk-devnode through a dashboard user\'s key with quota counting, so the gateway\'s cost shows.';
+  '"disk": rsk-devnode as `npm start` runs it, its chain in LevelDB in a fresh data directory; "--in-memory": the same with nothing on disk. ' +
+  '"disk ÷ peer" is the disk row\'s speed relative to the peer: above 1 is faster, or less memory. ' +
+  '"user key": the disk node through a dashboard user\'s key with quota counting, so the gateway\'s cost shows. ' +
+  '"bare node:http": the calibration row, a trivial node:http server answering one fixed result (read rows only): ' +
+  'the most this client and machine can show; a node close to it is held back by the client. ' +
+  'The target columns are issue 25\'s targets (scripts/bench/targets.ts): pass, FAIL, or — (no target, or no peer value).';
+
+/** The client's own CPU per request on the read rows, µs, by node: it must stay well under the nodes' cost. */
+export function clientCostTable(run: Run): string {
+  const reads = run.results.filter((r) => r.workload.read === true);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const rows = reads.map((r) =>
+    line([
+      r.workload.label(run.sizes),
+      ...run.nodes.map((n) => {
+        const m = r.values[n.id];
+        if (m?.clientCpuUs === undefined || m.failed !== undefined) return '—';
+        return `${m.clientCpuUs.toFixed(1)} (${((m.clientCpuUs * m.value) / 1e6).toFixed(2)})`;
+      }),
+    ]),
+  );
+  const header = line(['client CPU per request, µs (cores used)', ...run.nodes.map((n) => n.label)]);
+  return [header, line(['---', ...run.nodes.map(() => '---')]), ...rows].join('\n') + '\n';
+}
 
 export function markdownTable(run: Run): string {
   const [header, ...rows] = table(run);
@@ -147,11 +179,11 @@ export function writeResults(run: Run): void {
       higherIsBetter: r.workload.higherIsBetter,
       target: targetText(r.workload),
       values: r.values,
-      met: Object.fromEntries(RSK_ROWS.map((id) => [id, targetMet(r, r.values[id])])),
+      met: Object.fromEntries(run.nodes.filter((n) => n.kind === 'rsk').map((n) => [n.id, targetMet(r, r.values[n.id])])),
     })),
   };
   writeFileSync(join(RESULTS_DIR, 'latest.json'), JSON.stringify(json, null, 2) + '\n');
-  writeFileSync(join(RESULTS_DIR, 'latest.md'), `# Bench results, ${run.date}${run.quick ? ' (--quick)' : ''}\n\n${markdownTable(run)}\n${LEGEND}\n\n${notes(run)}\n`);
+  writeFileSync(join(RESULTS_DIR, 'latest.md'), `# Bench results, ${run.date}${run.quick ? ' (--quick)' : ''}\n\n${markdownTable(run)}\n${LEGEND}\n\n${clientCostTable(run)}\n${notes(run)}\n`);
 }
 
 export function writeDocs(run: Run): void {
@@ -160,7 +192,7 @@ export function writeDocs(run: Run): void {
   const doc = `# Benchmarks
 
 rsk-devnode side by side with the nodes a user would pick instead, measured in one run by
-\`npm run bench\` (scripts/bench; issue 11). Absolute numbers move from run to run on a shared
+\`npm run bench\` (scripts/bench; issues 11 and 25). Absolute numbers move from run to run on a shared
 machine; what counts is the ratio to the peers measured in the same run. Where the time goes, and
 what was tried for each target not met: docs/performance.md.
 
@@ -170,29 +202,43 @@ Versions: ${versions}.
 ${markdownTable(run)}
 ${LEGEND}
 
+${clientCostTable(run)}
 ${notes(run)}
 
 ## How it is measured
 
-- Every node runs as a child process with its defaults (rsk-devnode: \`node dist/bin/rsk-devnode.js --in-memory\`, the bin,
-  an operator key given by \`--api-key\`); the bench is the only client. Workloads run one at a
-  time, each on every node before the next (interleaved), in the order of the table.
-- Client: node:http with a keep-alive Agent, one JSON-RPC request per round trip; the read rows
-  keep ${READ_CONNECTIONS} requests in flight over ${READ_CONNECTIONS} connections for ${run.sizes.readMs / 1000} s after a warm-up.
+- Every node runs as a child process of the bench with its defaults; the bench is its only client.
+  rsk-devnode runs as \`npm start\` runs it (the bin, \`node dist/bin/rsk-devnode.js\`, with an
+  operator key given by \`--api-key\`) twice: "disk", its chain in LevelDB in a fresh data
+  directory (the default, and the row the targets judge), and "--in-memory". Workloads run one at
+  a time, each on every node before the next (interleaved), in the order of the table.
+- Client (scripts/bench/client.ts): raw keep-alive TCP sockets, one request in flight per
+  connection, each request one pre-built HTTP/1.1 string (only the params change where a row asks
+  for a new address each), answers framed by Content-Length and parsed as JSON only where a value
+  is needed. The read rows keep ${READ_CONNECTIONS} connections busy (or 1) for ${run.sizes.readMs / 1000} s after a ${run.sizes.warmupMs} ms warm-up.
+- Calibration: "bare node:http" is a trivial node:http server in its own process answering one
+  fixed JSON-RPC result. The client table gives the bench's own CPU per request (process.cpuUsage
+  over the timed window) and the share of a core it used: the client is not the limit while a
+  node reads below the fastest row and the client's share stays well under one core.
 - Every node gets the same ERC20 (test/fixtures Token) and the same legacy (type 0) transactions,
   signed by the bench for the node's chain id from keys funded by the node's first account.
   "send → receipt" is eth_sendRawTransaction, then eth_getTransactionReceipt until it is mined.
-- Cold start: spawn the node's bin (rsk-devnode: \`node dist/bin/rsk-devnode.js\`) until the first answer to
-  eth_blockNumber, median of ${run.sizes.coldStarts}. evm_snapshot/revert: mean of ${run.sizes.snapshotCycles} cycles.
-  eth_getLogs: median of ${run.sizes.getLogsRuns} queries by address over the event blocks.
-  Memory: VmRSS of the node's process after the write rows.
+- Cold start: spawn the node's bin directly (rsk-devnode: \`node dist/bin/rsk-devnode.js\`, disk:
+  a new empty data directory each time) until the first answer to eth_blockNumber, median of ${run.sizes.coldStarts}.
+  evm_snapshot/revert: mean of ${run.sizes.snapshotCycles} cycles. eth_getLogs: median of ${run.sizes.getLogsRuns} queries by address over the event blocks.
+- Tracing: one block of ${run.sizes.tracedTransfers} ERC20 transfers (automine off, evm_mine), then debug_traceTransaction
+  of each of its transactions one after the other, with callTracer and with the default struct
+  logs; the total time. A node answering an empty structLogs (anvil without --steps-tracing) fails the row.
+- Suite: ${run.sizes.suiteTests.toLocaleString('en-US')} tests as Hardhat's loadFixture runs them: evm_revert to the fixture's
+  snapshot and a new evm_snapshot, one ERC20 transfer to its receipt, one eth_call; the wall time.
+- Memory: VmRSS of the node's process after the write rows.
 
 ## How to run
 
 \`\`\`
-npm run bench                    # a few minutes; installs the peers into scripts/bench/peers once
-npm run bench -- --quick         # smaller counts, about a minute
-npm run bench -- --only rsk,anvil  # some nodes only (anvil, hardhat, ganache, rsk, rsk-user)
+npm run bench                    # well under 30 minutes; installs the peers into scripts/bench/peers once
+npm run bench -- --quick         # smaller counts, a few minutes
+npm run bench -- --only rsk,anvil  # some nodes only (bare, anvil, hardhat, ganache, rsk = rsk, rsk-mem and rsk-user)
 npm run bench -- --docs          # also rewrite this file
 \`\`\`
 
