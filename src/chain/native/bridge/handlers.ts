@@ -10,6 +10,8 @@ import type { NativeCall } from '../types.js';
 import type { BridgeLog } from './events.js';
 import type { BridgeBtcSource } from './state.js';
 import type { BridgeStorage } from './storage.js';
+import { SURFACE_HANDLERS } from './surface.js';
+import { UNION_HANDLERS } from './union.js';
 
 export interface BridgeContext {
   call: NativeCall;
@@ -26,4 +28,7 @@ export type BridgeHandlerResult = { values: AbiValue[] } | { fail: string };
 export type BridgeHandler = (context: BridgeContext) => Promise<BridgeHandlerResult>;
 
 /** Every handler, by method name. Each area of the peg adds its own map here. */
-export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {};
+export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
+  ...SURFACE_HANDLERS,
+  ...UNION_HANDLERS,
+};

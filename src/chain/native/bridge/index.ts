@@ -130,6 +130,8 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
     case 'receive-header':
       return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
     case 'handler': {
+      // A getter on a fork answers as the remote's Bridge does, as the 'read' methods do.
+      if (call.remote !== undefined && method.allowStatic) return remoteRead(call, call.remote, requiredGas);
       const handler = BRIDGE_HANDLERS[method.name];
       if (handler === undefined) throw new Error(`Bridge.${method.name}: no handler`);
       const logs: BridgeLog[] = [];

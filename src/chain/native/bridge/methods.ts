@@ -38,6 +38,7 @@ export interface BridgeMethod {
 const READ = { kind: 'read' } as const;
 const FED_ONLY = { kind: 'federation-only' } as const;
 const NOT_EMULATED = { kind: 'not-emulated' } as const;
+const HANDLER = { kind: 'handler' } as const;
 /** WhitelistResponseCode / FeePerKbResponseCode / FederationChangeResponseCode UNAUTHORIZED_CALLER. */
 const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
 
@@ -81,6 +82,48 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, READ),
   m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, READ),
   m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, READ),
+
+  // Issue 24: the rest of master's surface, answered by handlers (surface.ts, union.ts).
+  // Federations that a devnode never has (no federation change is emulated): rskj's "none" answers.
+  m('getRetiringFederationAddress', [], ['string'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationThreshold', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationCreationTime', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationCreationBlockNumber', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getPendingFederationHash', [], ['bytes'], 3_000, true, true, HANDLER),
+  m('getPendingFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getPendingFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getProposedFederationAddress', [], ['string'], 3_000, true, true, HANDLER),
+  m('getProposedFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederationCreationTime', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederationCreationBlockNumber', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getActiveFederationCreationBlockHeight', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getLockWhitelistSize', [], ['int256'], 16_000, true, true, HANDLER),
+  m('getLockWhitelistAddress', ['int256'], ['string'], 16_000, true, true, HANDLER),
+  m('getLockWhitelistEntryByAddress', ['string'], ['int256'], 16_000, true, true, HANDLER),
+  m('getStateForBtcReleaseClient', [], ['bytes'], 4_000, true, true, HANDLER),
+  m('getStateForSvpClient', [], ['bytes'], 4_000, true, true, HANDLER),
+  m('getStateForDebugging', [], ['bytes'], 3_000_000, true, true, HANDLER),
+  m('hasBtcBlockCoinbaseTransactionInformation', ['bytes32'], ['bool'], 5_000, false, true, HANDLER),
+  m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
+  // RSKIP502 (Union Bridge) and RSKIP529 (super/base events).
+  m('getUnionBridgeContractAddress', [], ['address'], 3_000, false, true, HANDLER),
+  m('getUnionBridgeLockingCap', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getSuperEvent', [], ['bytes'], 3_000, false, true, HANDLER),
+  m('getBaseEvent', [], ['bytes'], 3_000, false, true, HANDLER),
+  m('setUnionBridgeContractAddressForTestnet', ['address'], ['int256'], 8_000, false, false, HANDLER),
+  m('increaseUnionBridgeLockingCap', ['uint256'], ['int256'], 8_000, false, false, HANDLER),
+  m('requestUnionBridgeRbtc', ['uint256'], ['int256'], 8_000, false, false, HANDLER),
+  m('releaseUnionBridgeRbtc', [], ['int256'], 8_000, false, false, HANDLER),
+  m('setUnionBridgeTransferPermissions', ['bool', 'bool'], ['int256'], 8_000, false, false, HANDLER),
+  m('setSuperEvent', ['bytes'], [], 8_000, false, false, HANDLER),
+  m('clearSuperEvent', [], [], 8_000, false, false, HANDLER),
+  m('setBaseEvent', ['bytes'], [], 8_000, false, false, HANDLER),
+  m('clearBaseEvent', [], [], 8_000, false, false, HANDLER),
+  // Flyover (RSKIP176): its caller checks; the peg-in part is not emulated (surface.ts).
+  m('registerFastBridgeBtcTransaction', ['bytes', 'uint256', 'bytes', 'bytes32', 'bytes', 'address', 'bytes', 'bool'], ['int256'], 25_000, false, false, HANDLER),
 
   // State-changing methods: not emulated, they answer as for a caller without authority.
   m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
