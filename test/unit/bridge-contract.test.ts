@@ -45,8 +45,14 @@ async function read(name: string, args: unknown[] = [], over: Partial<NativeCall
 
 describe('Bridge method table', () => {
   it('every method the node knows is in the published ABI with the same inputs and outputs', () => {
+    // rskj master methods newer than the package's ABI (8.0.0): RSKIP540 and RSKIP529.
+    const newerThanPackage = new Set(['getEstimatedFeesForPegOutAmount', 'getSuperEvent', 'setSuperEvent', 'clearSuperEvent', 'getBaseEvent', 'setBaseEvent', 'clearBaseEvent']);
     for (const m of BRIDGE_METHODS) {
       const fragment = iface.getFunction(m.name);
+      if (newerThanPackage.has(m.name)) {
+        expect(fragment, m.name).toBeNull();
+        continue;
+      }
       expect(fragment, m.name).not.toBeNull();
       if (m.name === 'receiveHeaders' || m.name === 'addSignature') continue; // array inputs, matched by selector
       expect(fragment!.inputs.map((i) => i.type), m.name).toEqual(m.inputs);
