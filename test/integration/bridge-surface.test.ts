@@ -9,7 +9,7 @@
  * published ABI package (8.0.0) lacks some of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, ZeroAddress, id, zeroPadValue, type TransactionReceipt } from 'ethers';
+import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, ZeroAddress, computeAddress, id, zeroPadValue, type TransactionReceipt } from 'ethers';
 import { contracts, type CompiledContract } from '../fixtures/contracts.js';
 import { COW, COW1, call, startTestNode, type TestNode } from '../helpers/node.js';
 
@@ -312,5 +312,82 @@ describe('the Union Bridge (RSKIP502) and its super/base events (RSKIP529)', () 
     expect((await send(COW.address, 'clearBaseEvent')).status).toBe(0);
     expect(await returned(COW.address, 'getSuperEvent')).toBe('0x');
     expect(await returned(COW.address, 'getBaseEvent')).toBe('0x' + 'ab'.repeat(128));
+  });
+});
+
+describe("the regtest authorizers' settings: fee per kB, locking cap, lock whitelist", () => {
+  const iface = new Interface([
+    'function voteFeePerKbChange(int256) returns (int256)',
+    'function getFeePerKb() returns (int256)',
+    'function increaseLockingCap(int256) returns (bool)',
+    'function getLockingCap() returns (int256)',
+    'function addOneOffLockWhitelistAddress(string,int256) returns (int256)',
+    'function addUnlimitedLockWhitelistAddress(string) returns (int256)',
+    'function removeLockWhitelistAddress(string) returns (int256)',
+    'function setLockWhitelistDisableBlockDelay(int256) returns (int256)',
+    'function getLockWhitelistSize() returns (int256)',
+    'function getLockWhitelistAddress(int256) returns (string)',
+    'function getLockWhitelistEntryByAddress(string) returns (int256)',
+  ]);
+  // FeePerKbRegTestConstants, LockingCapRegTestConstants, WhitelistRegTestConstants: one key each.
+  const FEE = computeAddress('0x0430c7d0146029db553d60cf11e8d39df1c63979ee2e4cd1e4d4289a5d88cfcbf3a09b06b5cbc88b5bfeb4b87a94cefab81c8d44655e7e813fc3e18f51cfe7e8a0');
+  const CAP = computeAddress('0x04450bbaab83ec48b3cb8fbb077c950ee079733041c039a8c4f1539e5181ca1a27589eeaf0fbf430e49d2909f14c767bf6909ad6845831f683416ee12b832e36ed');
+  const LIST = computeAddress('0x04641fb250d7ca7a1cb4f530588e978013038ec4294d084d248869dd54d98873e45c61d00ceeaeeb9e35eab19fa5fbd8f07cb8a5f0ddba26b4d4b18349c09199ad');
+  /** Regtest addresses: P2PKH of hash160 0x11…, P2SH of hash160 0x05… (sorted first by hash160). */
+  const P2PKH = 'mh5CE8Nbj38iND267s4XnvhSmhDW7yWc6Q';
+  const P2SH = '2MshmP1dBRx9TELRpoFu6oLqwLK6JASifGy';
+
+  const ask = async (from: string, method: string, args: unknown[] = []) => {
+    const out = await provider.call({ from, to: BRIDGE, data: iface.encodeFunctionData(method, args) });
+    return out === '0x' ? FAIL : iface.decodeFunctionResult(method, out)[0];
+  };
+  const tx = async (from: string, method: string, args: unknown[]) => {
+    const hash = await call(t.testnetUrl, 'eth_sendTransaction', [
+      { from, to: BRIDGE, data: iface.encodeFunctionData(method, args), gas: '0x30d40', gasPrice: `0x${GAS_PRICE.toString(16)}` },
+    ]);
+    const receipt = (await provider.waitForTransaction(hash))!;
+    expect(receipt.status, method).toBe(1);
+  };
+
+  beforeAll(async () => {
+    for (const account of [FEE, CAP, LIST]) {
+      await call(t.testnetUrl, 'hardhat_impersonateAccount', [account]);
+      await call(t.testnetUrl, 'hardhat_setBalance', [account, `0x${ONE_RBTC.toString(16)}`]);
+    }
+  });
+
+  it('voteFeePerKbChange: the authorizer\'s one vote wins at once; others get -10; bounds -1 / -2', async () => {
+    expect(await ask(COW.address, 'voteFeePerKbChange', [200_000])).toBe(-10n);
+    expect(await ask(FEE, 'voteFeePerKbChange', [0])).toBe(-1n);
+    expect(await ask(FEE, 'voteFeePerKbChange', [5_000_001])).toBe(-2n);
+    expect(await ask(FEE, 'voteFeePerKbChange', [5_000_000])).toBe(1n);
+    await tx(FEE, 'voteFeePerKbChange', [200_000]);
+    expect(await ask(COW.address, 'getFeePerKb')).toBe(200_000n);
+  });
+
+  it('increaseLockingCap: up to twice the cap for the authorizer, false for others, a cap <= 0 fails', async () => {
+    expect(await ask(COW.address, 'increaseLockingCap', [150_000_000_000n])).toBe(false);
+    expect(await ask(CAP, 'increaseLockingCap', [0])).toBe(FAIL);
+    expect(await ask(CAP, 'increaseLockingCap', [99_999_999_999n])).toBe(false);
+    expect(await ask(CAP, 'increaseLockingCap', [200_000_000_001n])).toBe(false);
+    await tx(CAP, 'increaseLockingCap', [200_000_000_000n]);
+    expect(await ask(COW.address, 'getLockingCap')).toBe(200_000_000_000n);
+  });
+
+  it('the lock whitelist: entries sorted by hash, one-off max values, removal, the disable delay', async () => {
+    expect(await ask(COW.address, 'addUnlimitedLockWhitelistAddress', [P2SH])).toBe(-10n);
+    await tx(LIST, 'addOneOffLockWhitelistAddress', [P2PKH, 1000]);
+    expect(await ask(LIST, 'addUnlimitedLockWhitelistAddress', [P2PKH])).toBe(-1n);
+    await tx(LIST, 'addUnlimitedLockWhitelistAddress', [P2SH]);
+    expect(await ask(COW.address, 'getLockWhitelistSize')).toBe(2n);
+    expect([await ask(COW.address, 'getLockWhitelistAddress', [0]), await ask(COW.address, 'getLockWhitelistAddress', [1]), await ask(COW.address, 'getLockWhitelistAddress', [2])]).toEqual([P2SH, P2PKH, '']);
+    expect(await ask(COW.address, 'getLockWhitelistEntryByAddress', [P2PKH])).toBe(1000n);
+    expect(await ask(COW.address, 'getLockWhitelistEntryByAddress', [P2SH])).toBe(0n); // UNLIMITED_MODE
+    await tx(LIST, 'removeLockWhitelistAddress', [P2PKH]);
+    expect(await ask(LIST, 'removeLockWhitelistAddress', [P2PKH])).toBe(-1n);
+    expect(await ask(COW.address, 'getLockWhitelistSize')).toBe(1n);
+    expect(await ask(LIST, 'setLockWhitelistDisableBlockDelay', [0])).toBe(-2n);
+    await tx(LIST, 'setLockWhitelistDisableBlockDelay', [10]);
+    expect(await ask(LIST, 'setLockWhitelistDisableBlockDelay', [10])).toBe(-1n);
   });
 });

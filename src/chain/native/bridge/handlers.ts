@@ -10,6 +10,7 @@ import type { NativeCall } from '../types.js';
 import type { BridgeLog } from './events.js';
 import type { BridgeBtcSource } from './state.js';
 import type { BridgeStorage } from './storage.js';
+import { GOVERNANCE_HANDLERS } from './governance.js';
 import { SURFACE_HANDLERS } from './surface.js';
 import { UNION_HANDLERS } from './union.js';
 
@@ -30,5 +31,6 @@ export type BridgeHandler = (context: BridgeContext) => Promise<BridgeHandlerRes
 /** Every handler, by method name. Each area of the peg adds its own map here. */
 export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   ...SURFACE_HANDLERS,
+  ...GOVERNANCE_HANDLERS,
   ...UNION_HANDLERS,
 };

@@ -13,8 +13,6 @@ export type Behaviour =
   | { kind: 'federation-only' }
   /** Not emulated; returns rskj's response code for an unauthorised caller. */
   | { kind: 'unauthorised-code'; code: bigint }
-  /** increaseLockingCap: unauthorised -> false; a cap <= 0 throws first (LockingCapSupportImpl). */
-  | { kind: 'increase-locking-cap' }
   /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
   | { kind: 'receive-header' }
   /** Answered by BRIDGE_HANDLERS[name] (handlers.ts), with the Bridge's storage. */
@@ -39,7 +37,7 @@ const READ = { kind: 'read' } as const;
 const FED_ONLY = { kind: 'federation-only' } as const;
 const NOT_EMULATED = { kind: 'not-emulated' } as const;
 const HANDLER = { kind: 'handler' } as const;
-/** WhitelistResponseCode / FeePerKbResponseCode / FederationChangeResponseCode UNAUTHORIZED_CALLER. */
+/** FederationChangeResponseCode UNAUTHORIZED_CALLER. */
 const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
 
 function m(
@@ -63,8 +61,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getFederationCreationBlockNumber', [], ['int256'], 10_000, true, true, READ),
   m('getFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 10_000, true, true, READ),
   m('getMinimumLockTxValue', [], ['int256'], 2_000, true, true, READ),
-  m('getLockingCap', [], ['int256'], 3_000, true, true, READ),
-  m('getFeePerKb', [], ['int256'], 2_000, true, true, READ),
+  m('getLockingCap', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getFeePerKb', [], ['int256'], 2_000, true, true, HANDLER),
   // getBtcBlockchainBestChainHeightOnlyAllowsLocalCalls: local-only until RSKIP220, open after.
   m('getBtcBlockchainBestChainHeight', [], ['int256'], 19_000, false, true, READ),
   m('getBtcBlockchainInitialBlockHeight', [], ['int256'], 20_000, true, true, READ),
@@ -125,21 +123,22 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   // Flyover (RSKIP176): its caller checks; the peg-in part is not emulated (surface.ts).
   m('registerFastBridgeBtcTransaction', ['bytes', 'uint256', 'bytes', 'bytes32', 'bytes', 'address', 'bytes', 'bool'], ['int256'], 25_000, false, false, HANDLER),
 
-  // State-changing methods: not emulated, they answer as for a caller without authority.
+  // State-changing methods. The peg's and the federation votes are not emulated (they fail, or answer
+  // as for a caller without authority); the authorizers' settings are handlers (governance.ts).
   m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
   m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
   m('updateCollections', [], [], 48_000, false, false, FED_ONLY),
   m('addSignature', [], [], 70_000, false, false, FED_ONLY), // inputs (bytes,bytes[],bytes): DYNAMIC_SELECTORS
-  m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
-  m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
-  m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
-  m('setLockWhitelistDisableBlockDelay', ['int256'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
-  m('voteFeePerKbChange', ['int256'], ['int256'], 10_000, false, false, UNAUTHORISED_10),
+  m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, HANDLER),
+  m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, HANDLER),
+  m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, HANDLER),
+  m('setLockWhitelistDisableBlockDelay', ['int256'], ['int256'], 24_000, false, false, HANDLER),
+  m('voteFeePerKbChange', ['int256'], ['int256'], 10_000, false, false, HANDLER),
   m('createFederation', [], ['int256'], 11_000, false, false, UNAUTHORISED_10),
   m('addFederatorPublicKeyMultikey', ['bytes', 'bytes', 'bytes'], ['int256'], 13_000, false, false, UNAUTHORISED_10),
   m('commitFederation', ['bytes'], ['int256'], 38_000, false, false, UNAUTHORISED_10),
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
-  m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
+  m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, HANDLER),
   m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
   m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),
 ];

@@ -2,8 +2,8 @@
  * The rest of rskj master's Bridge surface (issue 24), read in rskj co/rsk/peg/Bridge.java (the
  * answer when there is nothing to report) and BridgeSupport / federation/FederationSupportImpl /
  * whitelist/WhitelistSupportImpl (the logic). On a devnode the active federation is the regtest
- * genesis one forever: no retiring, pending or proposed federation exists, the lock whitelist is
- * empty (its changes answer UNAUTHORIZED, methods.ts), and no federation change is recorded.
+ * genesis one forever: no retiring, pending or proposed federation exists and no federation change
+ * is recorded (the votes for one answer UNAUTHORIZED, methods.ts).
  */
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { coinbaseInformationKey } from './coinbase.js';
@@ -16,8 +16,6 @@ import { MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.
 
 /** FederationChangeResponseCode.FEDERATION_NON_EXISTENT: sizes, thresholds, times and heights of a federation that does not exist. */
 const FEDERATION_NON_EXISTENT = -1n;
-/** WhitelistResponseCode.ADDRESS_NOT_EXIST. */
-const WHITELIST_ADDRESS_NOT_EXIST = -1n;
 const EMPTY = new Uint8Array(0);
 
 /** FlyoverTxResponseCodes. */
@@ -71,11 +69,6 @@ export const SURFACE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   // FederationSupportImpl.getActiveFederationCreationBlockHeight: no federation change stored -> 0
   // (the genesis federation's creation block number, 1, is another value).
   getActiveFederationCreationBlockHeight: constant(0n),
-  // Bridge.getLockWhitelist*: an empty whitelist. An address that does not parse is "not found" too
-  // (WhitelistSupportImpl.getLockWhitelistEntryByAddress catches AddressFormatException).
-  getLockWhitelistSize: constant(0n),
-  getLockWhitelistAddress: constant(''),
-  getLockWhitelistEntryByAddress: constant(WHITELIST_ADDRESS_NOT_EXIST),
 
   getStateForDebugging: async ({ storage, btc }) =>
     answer(stateForDebugging(btc.tip.height, await readFederationUtxos(storage), emulatedBridgeState())),
