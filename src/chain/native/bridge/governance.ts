@@ -21,7 +21,7 @@ import { createBase58check } from '@scure/base';
 import { compareBytes, javaInt } from '../../base/bytes.js';
 import type { AbiValue } from '../abi.js';
 import { GENESIS_FEE_PER_KB_SATOSHIS, INITIAL_LOCKING_CAP_SATOSHIS } from './constants.js';
-import type { BridgeHandler, BridgeHandlerResult } from './handlers.js';
+import type { BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 import type { BridgeStorage } from './storage.js';
 
 /** The RSK address of an uncompressed public key (ECKey.getAddress). */

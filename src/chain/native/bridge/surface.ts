@@ -9,7 +9,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { coinbaseInformationKey } from './coinbase.js';
 import { stateForBtcReleaseClient, stateForDebugging, stateForSvpClient } from './client-state.js';
 import type { AbiValue } from '../abi.js';
-import type { BridgeHandler, BridgeHandlerResult } from './handlers.js';
+import type { BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 import { emulatedBridgeState } from './state.js';
 import { readFederationUtxos } from './utxos.js';
 import { MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.js';

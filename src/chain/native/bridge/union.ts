@@ -22,7 +22,7 @@
 import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { bridgeLog } from './events.js';
-import type { BridgeContext, BridgeHandler } from './handlers.js';
+import type { BridgeContext, BridgeHandler } from './handler-types.js';
 import type { BridgeStorage } from './storage.js';
 
 /** UnionResponseCode. */
