@@ -7,7 +7,6 @@ import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource, emulatedBridgeState } 
 import {
   BTC_TX_NOT_PROCESSED_HEIGHT,
   GENESIS_FEE_PER_KB_SATOSHIS,
-  INITIAL_LOCKING_CAP_SATOSHIS,
   MINIMUM_PEGIN_TX_VALUE_SATOSHIS,
   PEGOUT_SIGNATURE_SIZE,
   SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE,
@@ -83,8 +82,6 @@ export const GETTERS: Record<string, Getter> = {
     return key ? [key] : undefined;
   },
   getMinimumLockTxValue: () => [MINIMUM_PEGIN_TX_VALUE_SATOSHIS],
-  getLockingCap: () => [INITIAL_LOCKING_CAP_SATOSHIS],
-  getFeePerKb: () => [GENESIS_FEE_PER_KB_SATOSHIS],
   getBtcBlockchainBestChainHeight: (_, btc) => [BigInt(btc.tip.height)],
   getBtcBlockchainInitialBlockHeight: () => [BigInt(BRIDGE_BTC_INITIAL_HEIGHT)],
   getBtcBlockchainBlockHashAtDepth: ([depth], btc) => {

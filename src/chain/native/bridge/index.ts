@@ -16,9 +16,8 @@
  * On a fork, the read methods answer as the remote node's Bridge did at the fork block: the same
  * call data sent to the remote with eth_call (fork/remote-state.ts, cached like every remote read),
  * since the Bridge's storage cannot be read slot by slot over RPC. The checks above (gas, local-only,
- * call type) stay local. No Bridge method that writes is emulated here (each answers as for an
- * unauthorised caller or fails), so no local transaction changes what the Bridge holds and the
- * remote's answers stand for the whole fork.
+ * call type) stay local. The methods that write (handlers.ts) write the local storage, which the
+ * getters on a fork do not read: the remote's answers stand for the whole fork.
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
@@ -123,13 +122,11 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
     }
     case 'unauthorised-code':
       return ok(method, [behaviour.code], requiredGas);
-    case 'increase-locking-cap':
-      // Bridge.increaseLockingCap -> BridgeUtils.getCoinFromBigInteger, then a cap <= 0 throws.
-      if ((args[0] as bigint) <= 0n) return fail(call, requiredGas);
-      return ok(method, [false], requiredGas);
     case 'receive-header':
       return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
     case 'handler': {
+      // A getter on a fork answers as the remote's Bridge does, as the 'read' methods do.
+      if (call.remote !== undefined && method.allowStatic) return remoteRead(call, call.remote, requiredGas);
       const handler = BRIDGE_HANDLERS[method.name];
       if (handler === undefined) throw new Error(`Bridge.${method.name}: no handler`);
       const logs: BridgeLog[] = [];
