@@ -359,7 +359,7 @@ async function address(account, before) {
     ['Nonce', dec(nonce), 'address-nonce'],
     ['Code size', `${(code.length - 2) / 2} bytes`, 'address-code-size'],
   ];
-  if (creator) rows.push(['Created by', el('span', {}, addressLink(creator.creator), ' in ', txLink(creator.hash))]);
+  if (creator) rows.push(['Created by', el('span', {}, addressLink(creator.creator), ' in ', txLink(creator.hash)), 'address-creator']);
   const txs = history.txs;
   const older = txs.length > 0 && !history.lastPage ? BigInt(txs[txs.length - 1].blockNumber) : undefined;
   show(
