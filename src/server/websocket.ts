@@ -51,6 +51,16 @@ export interface WebSocketRoute {
   unauthorizedBody(): string;
   /** Body of the 403 answer to an upgrade from a banned address; undefined when not banned. */
   forbidden?(remote: string | undefined): string | undefined;
+  /** Paths served beside the RPC paths, judged by their own rules instead of a key's. */
+  sideSockets?: SideSocket[];
+}
+
+/** A socket on a path of its own beside the RPC paths, with rules of its own (the explorer's: explorer-socket.ts). */
+export interface SideSocket {
+  matches(url: string | undefined): boolean;
+  /** Undefined lets the upgrade through, else its refusal. */
+  admit(url: string | undefined, remote: string | undefined): UpgradeRefusal | undefined;
+  open(url: string | undefined, send: (message: string) => void): WebSocketConnection;
 }
 
 export function attachWebSocket(server: Server, route: WebSocketRoute, limits: WebSocketLimits = {}): WebSocketServer {
@@ -79,8 +89,18 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the raw socket over without its error handler: a peer reset must not crash us.
     socket.on('error', () => socket.destroy());
-    const key = apiKeyOf(req.url);
     const remote = req.socket.remoteAddress;
+    const side = route.sideSockets?.find((candidate) => candidate.matches(req.url));
+    if (side !== undefined) {
+      const refusal = side.admit(req.url, remote);
+      if (refusal !== undefined) {
+        socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${refusal.body}`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (client) => serveConnection(client, side.open(req.url, (message) => sendTo(client, message))));
+      return;
+    }
+    const key = apiKeyOf(req.url);
     const forbidden = key === undefined ? undefined : route.forbidden?.(remote);
     if (forbidden !== undefined) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${forbidden}`);
@@ -104,9 +124,11 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
     );
   });
   const serve = (client: WebSocket, key: string, remote: string | undefined, headers: RpcRequestHeaders) => {
+    serveConnection(client, route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason), headers));
+  };
+  const serveConnection = (client: WebSocket, connection: WebSocketConnection) => {
     answered.add(client);
     client.on('pong', () => answered.add(client));
-    const connection = route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason), headers);
     client.on('message', (data, isBinary) => {
       if (isBinary) return;
       connection.handle(data.toString()).then(
