@@ -233,6 +233,27 @@ describe('explorer in chromium', () => {
     await noOverflow('tx');
   });
 
+  it('transaction: ERC-721 Transfer and Approval (token id in topic 3) and ApprovalForAll decoded', async () => {
+    // Creation code that emits the three events from the new contract, as an ERC-721 does, then stops.
+    const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+    const APPROVAL_FOR_ALL = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31';
+    const push20 = (address: string) => `73${address.slice(2)}`;
+    const push32 = (word: string) => `7f${word.slice(2)}`;
+    const log4 = (signature: string, tokenId: number) => `60${tokenId.toString(16).padStart(2, '0')}${push20(COW1.address)}33${push32(signature)}60006000a4`;
+    const approvalForAll = `6001600052${push20(COW1.address)}33${push32(APPROVAL_FOR_ALL)}60206000a3`;
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const sent = await wallet.sendTransaction({ data: `0x${log4(TRANSFER, 7)}${log4(APPROVAL, 9)}${approvalForAll}00`, gasLimit: 200_000 });
+    expect((await sent.wait())?.status).toBe(1);
+    await page.goto(`${t.baseUrl}/explorer/tx/${sent.hash}`);
+    await expect.poll(() => page.locator('#tx-logs .decoded').allTextContents()).toEqual([
+      `Transfer (ERC-721): from ${COW.address}, to ${COW1.address}, tokenId 7`,
+      `Approval (ERC-721): owner ${COW.address}, spender ${COW1.address}, tokenId 9`,
+      `ApprovalForAll(owner ${COW.address}, operator ${COW1.address}, approved true)`,
+    ]);
+  });
+
   it('transaction: a REMASC transaction is marked as such', async () => {
     const block = (await rpc(t.testnetUrl, 'eth_getBlockByHash', [transferBlock.hash, true])).body.result;
     const remasc = block.transactions.at(-1);
