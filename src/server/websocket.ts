@@ -91,6 +91,13 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
     socket.on('error', () => socket.destroy());
     const remote = req.socket.remoteAddress;
     const side = route.sideSockets?.find((candidate) => candidate.matches(req.url));
+    const key = side === undefined ? apiKeyOf(req.url) : undefined;
+    // A banned address (on a connection opened before its ban: new ones are cut at accept) gets 403 on every socket path.
+    const forbidden = side === undefined && key === undefined ? undefined : route.forbidden?.(remote);
+    if (forbidden !== undefined) {
+      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${forbidden}`);
+      return;
+    }
     if (side !== undefined) {
       const refusal = side.admit(req.url, remote);
       if (refusal !== undefined) {
@@ -98,12 +105,6 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
         return;
       }
       wss.handleUpgrade(req, socket, head, (client) => serveConnection(client, side.open(req.url, (message) => sendTo(client, message))));
-      return;
-    }
-    const key = apiKeyOf(req.url);
-    const forbidden = key === undefined ? undefined : route.forbidden?.(remote);
-    if (forbidden !== undefined) {
-      socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${forbidden}`);
       return;
     }
     if (key === undefined) {

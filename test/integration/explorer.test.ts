@@ -8,6 +8,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { WebSocket } from 'ws';
 import { fileURLToPath } from 'node:url';
@@ -452,6 +453,25 @@ describe('explorer endpoint', () => {
     const elsewhere = new WebSocket(`${t.baseUrl.replace('http', 'ws')}/explorer/ws/devnet`);
     const [, refused] = (await once(elsewhere, 'unexpected-response')) as [unknown, { statusCode: number }];
     expect(refused.statusCode).toBe(401);
+  });
+
+  it('refuses the socket to an address banned after its connection opened (403, as its pages)', async () => {
+    const port = Number(new URL(t.baseUrl).port);
+    const socket = connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+    let received = '';
+    socket.on('data', (chunk) => (received += String(chunk)));
+    socket.write('GET /explorer HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => received).toMatch(/^HTTP\/1\.1 200 /);
+    await rpc(t.testnetUrl, 'sco_banAddress', ['127.0.0.2']);
+    try {
+      received = '';
+      socket.write('GET /explorer/ws/testnet HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+      await expect.poll(() => received).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(received).toContain('requests from 127.0.0.2 are banned on this node');
+    } finally {
+      socket.destroy();
+      await rpc(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.2']);
+    }
   });
 
   it('answers only loopback clients, and not at all on a hosted node', async () => {
