@@ -6,7 +6,8 @@
  * a JSON-RPC request or batch through the dispatcher; each connection has its own subscriptions,
  * which end when it closes. Slow clients are dropped: one that leaves more than maxBufferedBytes
  * unread (a subscriber that stopped reading), or that has not answered the previous ping when the
- * next one is due.
+ * next one is due. Beside the RPC paths, side sockets with rules of their own (the explorer's
+ * live updates, explorer-socket.ts) are served by the same server.
  */
 import { type IncomingMessage, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
