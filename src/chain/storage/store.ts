@@ -5,7 +5,7 @@
  * committed head with its state, receipts and indexes intact.
  */
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
-import { type ContractCreation, type HistoryPage, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
+import { type ContractCreation, type HistoryPage, type IndexKv, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
@@ -92,6 +92,17 @@ function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Ui
   return ops;
 }
 
+/**
+ * What the store has been asked to read since it opened: blocks and receipts (each request, from
+ * its cache or decoded) and address-index entries visited. A seam for tests that show a page reads
+ * what it shows, never the chain (test/integration/explorer-long-chain.test.ts); an increment each.
+ */
+export interface StoreReads {
+  blocks: number;
+  receipts: number;
+  indexEntries: number;
+}
+
 export interface TxLocation {
   blockNumber: bigint;
   index: number;
@@ -106,12 +117,25 @@ export class ChainStore {
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
   /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
   private loading: Promise<void> | undefined;
+  readonly reads: StoreReads = { blocks: 0, receipts: 0, indexEntries: 0 };
+  /** The store as the address index reads it, counting each entry it visits. */
+  private readonly indexKv: IndexKv;
 
   private constructor(
     private readonly kv: Kv,
     nodeCacheBytes: number,
   ) {
     this.stateDb = new StateDb(kv, nodeCacheBytes);
+    const reads = this.reads;
+    this.indexKv = {
+      get: (key) => (reads.indexEntries++, kv.get(key)),
+      async *iterator(range) {
+        for await (const entry of kv.iterator(range)) {
+          reads.indexEntries++;
+          yield entry;
+        }
+      },
+    };
   }
 
   /** `location` undefined keeps everything in memory (`--in-memory`). */
@@ -134,6 +158,7 @@ export class ChainStore {
 
   async getBlock(number: bigint): Promise<RskBlock | undefined> {
     if (this.loading !== undefined) await this.loading;
+    this.reads.blocks++;
     const cached = this.blocks.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(blockKey(number));
@@ -151,6 +176,7 @@ export class ChainStore {
 
   async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
     if (this.loading !== undefined) await this.loading;
+    this.reads.receipts++;
     const cached = this.receipts.get(number);
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(receiptsKey(number));
@@ -386,22 +412,22 @@ export class ChainStore {
   /** A page of the address's transactions (address-index.ts). */
   async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
     if (this.loading !== undefined) await this.loading;
-    return addressHistory(this.kv, address, direction, pageSize);
+    return addressHistory(this.indexKv, address, direction, pageSize);
   }
 
   async hasAddressHistory(address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
     if (this.loading !== undefined) await this.loading;
-    return hasHistory(this.kv, address, bound);
+    return hasHistory(this.indexKv, address, bound);
   }
 
   async senderNonceTx(sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
     if (this.loading !== undefined) await this.loading;
-    return senderNonceTx(this.kv, sender, nonce);
+    return senderNonceTx(this.indexKv, sender, nonce);
   }
 
   async contractCreation(contract: Uint8Array): Promise<ContractCreation | undefined> {
     if (this.loading !== undefined) await this.loading;
-    return contractCreation(this.kv, contract);
+    return contractCreation(this.indexKv, contract);
   }
 
   /** Block hash (hex) → state root, for every block with an irregular state record. */
