@@ -5,7 +5,8 @@
  * the controller cost more than the node lookups it made. This loop takes the same steps (a
  * lookup per node from the root, the same stack, the same answer when a node is missing) and
  * leaves a search that resumes from a partial path, and the debug mode, to ethereumjs.
- * `update` applies a block's changes in one pass (batch-update.ts) instead of a put per key.
+ * `update` applies a block's changes in one pass (batch-update.ts) instead of a put per key, and
+ * reads inside a checkpoint are not written back at its commit (checkpoint-db.ts).
  */
 import {
   BranchMPTNode,
@@ -15,11 +16,13 @@ import {
   type MPTNode,
   type Path,
   type Nibbles,
+  type CheckpointDB,
   type TrieShallowCopyOpts,
 } from '@ethereumjs/mpt';
-import { EthereumJSErrorWithoutCode } from '@ethereumjs/util';
+import { type DB, EthereumJSErrorWithoutCode, type ValueEncoding } from '@ethereumjs/util';
 import { compareBytes } from '../base/bytes.js';
 import { type TrieChange, updateTrie } from './batch-update.js';
+import { UnrecordedReadsDB } from './checkpoint-db.js';
 import { toNibbles } from './ordered-trie.js';
 
 /** The message ethereumjs' lookupNode throws for a node the database lacks (findPath swallows it). */
@@ -36,6 +39,12 @@ function bytesToNibbles(key: Uint8Array): Nibbles {
 }
 
 export class DirectPathTrie extends MerklePatriciaTrie {
+  /** ethereumjs' database setter, over a CheckpointDB that does not record reads (checkpoint-db.ts). */
+  override database(db?: DB<string, string | Uint8Array>, valueEncoding?: ValueEncoding): CheckpointDB {
+    if (db !== undefined) this._db = new UnrecordedReadsDB({ db, cacheSize: this._opts.cacheSize, valueEncoding });
+    return super.database();
+  }
+
   override async findPath(key: Uint8Array, throwIfMissing = false, partialPath: { stack: MPTNode[] } = { stack: [] }): Promise<Path> {
     if (partialPath.stack.length > 0 || this.DEBUG) return super.findPath(key, throwIfMissing, partialPath);
     const target = bytesToNibbles(key);
