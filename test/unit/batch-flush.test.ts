@@ -144,4 +144,20 @@ describe('the miner flush: one trie update per trie, the roots and reads of a st
       await blocks(seed, 30);
     });
   }
+
+  it("a deleted account's slots do not come back for a new account at its address (ethereumjs kept its storage trie)", async () => {
+    const [address] = ADDRESSES;
+    const slot = SLOTS[0]!;
+    const withStaleTrie = async (state: MerkleStateManager) => {
+      await state.putAccount(address!, new Account(0n, 1n));
+      await state.putStorage(address!, slot, Uint8Array.of(7));
+      expect(bytesToHex(await state.getStorage(address!, slot))).toBe('0x07');
+      await state.getStateRoot();
+      await state.deleteAccount(address!);
+      await state.putAccount(address!, new Account(0n, 2n));
+      return bytesToHex(await state.getStorage(address!, slot));
+    };
+    expect(await withStaleTrie(new MerkleStateManager({ trie: trieOver(new Map()), caches: new Caches() })), 'the stock state manager').toBe('0x07');
+    expect(await withStaleTrie(new ChangeTrackingStateManager({ trie: trieOver(new Map()), caches: new Caches() }))).toBe('0x');
+  });
 });
