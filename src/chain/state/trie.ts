@@ -93,9 +93,16 @@ export class DirectPathTrie extends MerklePatriciaTrie {
       byKey.set(Buffer.from(applied).toString('hex'), { nibbles: toNibbles(applied), value: stored });
     }
     const sorted = [...byKey.values()].sort((a, b) => compareBytes(a.nibbles, b.nibbles));
-    const { root, nodes } = await updateTrie(this.root(), this.EMPTY_TRIE_ROOT, sorted, { lookup: (ref) => this.lookupNode(ref), hash: (encoded) => this.hash(encoded) });
-    await this._db.batch(nodes.map(({ hash, encoded }) => ({ type: 'put', key: hash, value: encoded })));
-    this.root(root);
+    // As ethereumjs' put and del: one change of the trie at a time, and the root persisted when asked to.
+    await this._lock.acquire();
+    try {
+      const { root, nodes } = await updateTrie(this.root(), this.EMPTY_TRIE_ROOT, sorted, { lookup: (ref) => this.lookupNode(ref), hash: (encoded) => this.hash(encoded) });
+      await this._db.batch(nodes.map(({ hash, encoded }) => ({ type: 'put', key: hash, value: encoded })));
+      this.root(root);
+      await this.persistRoot();
+    } finally {
+      this._lock.release();
+    }
   }
 
   /** What a delete leaves in this trie: nothing (a fork's trie leaves a tombstone, tombstone-trie.ts). */
