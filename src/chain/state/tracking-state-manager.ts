@@ -8,7 +8,7 @@
  * - While a snapshot is live, what each block overwrote in the caches (cache-journal.ts).
  * Its flush updates each trie once (DirectPathTrie.update): the block's storage slots per account,
  * then its accounts, each as one sorted batch, where ethereumjs' flush puts key by key and stores
- * every intermediate path, most of it never referenced by the block's root.
+ * every intermediate path (a quarter of an ERC20 transfer block's nodes were never referenced by its root).
  *
  * Every state write of ethereumjs' EVM and VM (through its journal or directly), REMASC's and the
  * block builder's goes through the six write methods below. A write that a checkpoint revert
