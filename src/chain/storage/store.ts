@@ -476,11 +476,11 @@ export class ChainStore {
     return tip === undefined ? undefined : Number(decodeNumber(tip));
   }
 
-  /** The stored Bitcoin blocks at heights 0..tip. */
-  async btcBlocks(tip: number): Promise<Uint8Array[]> {
-    const values = await this.kv.getMany(Array.from({ length: tip + 1 }, (_, h) => btcBlockKey(h)));
-    return values.map((value, h) => {
-      if (value === undefined) throw new Error(`chain data is damaged: Bitcoin block ${h} is missing`);
+  /** The stored Bitcoin blocks at heights from..tip. */
+  async btcBlocks(from: number, tip: number): Promise<Uint8Array[]> {
+    const values = await this.kv.getMany(Array.from({ length: tip - from + 1 }, (_, i) => btcBlockKey(from + i)));
+    return values.map((value, i) => {
+      if (value === undefined) throw new Error(`chain data is damaged: Bitcoin block ${from + i} is missing`);
       return value;
     });
   }
