@@ -1,10 +1,11 @@
 /**
- * `npx tsx scripts/profile-start.ts [--runs N] [--cpu-prof DIR]`: cold start of the built bin
+ * `npx tsx scripts/profile-start.ts [--runs N] [--cpu-prof DIR] [--bin PATH]`: cold start of the built bin
  * (dist/bin/rsk-devnode.js, what `npm start` runs once dist/ is current), spawn → first JSON-RPC
  * answer, in three modes: a fresh data directory, the same directory again (existing chains), and
  * --in-memory. Prints the median wall time and the median CPU time of the child up to its first
  * answer (utime + stime from /proc, 10 ms ticks): on a machine shared with other work the CPU time
- * is the steadier number. With --cpu-prof, each child writes a V8 CPU profile into DIR.
+ * is the steadier number. With --cpu-prof, each child writes a V8 CPU profile into DIR; --bin
+ * starts another build (an older commit's, to compare under the same load).
  * Numbers for docs/pending/persistent-path.md; never part of `npm test`.
  */
 import { spawn } from 'node:child_process';
@@ -13,12 +14,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'bin', 'rsk-devnode.js');
+const DEFAULT_BIN = join(import.meta.dirname, '..', 'dist', 'bin', 'rsk-devnode.js');
 const API_KEY = 'profilestartkey0001';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'cpu-prof': { type: 'string' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, 'cpu-prof': { type: 'string' }, bin: { type: 'string', default: DEFAULT_BIN } } });
+const BIN = values.bin;
 
 function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
