@@ -250,7 +250,7 @@ trace flag): [performance.md](performance.md#the-benchs-instrument-issue-25).
   disk: a new empty data directory each time) until the first answer to eth_blockNumber, median of ${run.sizes.coldStarts}.
   evm_snapshot + 1 ERC20 tx + evm_revert: mean of ${run.sizes.snapshotCycles} cycles. Event blocks: ${run.sizes.eventBlocks.toLocaleString('en-US')} transfers to their receipts,
   automine. eth_getLogs: median of ${run.sizes.getLogsRuns} queries by the token's address over the event blocks.
-- Tracing: one block of ${run.sizes.tracedTransfers} ERC20 transfers from the bench keys (automine off, evm_mine), then
+- Tracing: one block of ${run.sizes.tracedTransfers} ERC20 transfers from the 9 bench keys (automine off, evm_mine), then
   debug_traceTransaction of each of its transactions one after the other, with callTracer and with
   the node's default struct logs; the total time. A node answering an empty structLogs (anvil
   without --steps-tracing) fails the row; the answers' sizes are in the row's notes. Hardhat 2
