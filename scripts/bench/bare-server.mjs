@@ -1,7 +1,8 @@
 // The bench's calibration row: a bare node:http server that answers every POST with one fixed
 // JSON-RPC result, in its own process. No node can answer faster through node:http, so its
-// throughput under the bench's client is the ceiling of this machine and client: a node that
-// reads close to it is held back by the client, not measured (issue 25).
+// throughput under the bench's client is the ceiling of node:http on this machine: a node that
+// reads close to it is held back by node:http itself (the client is not the limit: anvil reads
+// faster than this row; issue 25).
 // Run: node scripts/bench/bare-server.mjs <port>
 import http from 'node:http';
 

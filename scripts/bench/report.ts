@@ -109,7 +109,7 @@ const LEGEND =
   '"disk ÷ peer" is the disk row\'s speed relative to the peer: above 1 is faster, or less memory. ' +
   '"user key": the disk node through a dashboard user\'s key with quota counting, so the gateway\'s cost shows. ' +
   '"bare node:http": the calibration row, a trivial node:http server answering one fixed result (read rows only): ' +
-  'the most this client and machine can show; a node close to it is held back by the client. ' +
+  'the fastest node:http answers on this machine with this client; a node close to it is held back by node:http itself. ' +
   'The target columns are issue 25\'s targets (scripts/bench/targets.ts): pass, FAIL, or — (no target, or no peer value).';
 
 /** The client's own CPU per request on the read rows, µs, by node: it must stay well under the nodes' cost. */
@@ -207,42 +207,84 @@ ${notes(run)}
 
 ## How it is measured
 
-- Every node runs as a child process of the bench with its defaults; the bench is its only client.
-  rsk-devnode runs as \`npm start\` runs it (the bin, \`node dist/bin/rsk-devnode.js\`, with an
-  operator key given by \`--api-key\`) twice: "disk", its chain in LevelDB in a fresh data
-  directory (the default, and the row the targets judge), and "--in-memory". Workloads run one at
-  a time, each on every node before the next (interleaved), in the order of the table.
-- Client (scripts/bench/client.ts): raw keep-alive TCP sockets, one request in flight per
-  connection, each request one pre-built HTTP/1.1 string (only the params change where a row asks
-  for a new address each), answers framed by Content-Length and parsed as JSON only where a value
-  is needed. The read rows keep ${READ_CONNECTIONS} connections busy (or 1) for ${run.sizes.readMs / 1000} s after a ${run.sizes.warmupMs} ms warm-up.
-- Calibration: "bare node:http" is a trivial node:http server in its own process answering one
-  fixed JSON-RPC result. The client table gives the bench's own CPU per request (process.cpuUsage
-  over the timed window) and the share of a core it used: the client is not the limit while a
-  node reads below the fastest row and the client's share stays well under one core.
+Every node is a child process of the bench, started with its defaults; the bench is its only
+client. Workloads run one at a time, each on every node before the next (interleaved), in the
+order of the table. Why the bench is built this way (its client, disk and in-memory rows, anvil's
+trace flag): [performance.md](performance.md#the-benchs-instrument-issue-25).
+
+| column | what runs |
+|---|---|
+| bare node:http | calibration: \`node scripts/bench/bare-server.mjs <port>\`, a trivial node:http server answering every POST with \`{"jsonrpc":"2.0","id":1,"result":"0x1"}\`; read rows only |
+| anvil | \`anvil --port <port>\` (the struct-log trace row: a second anvil with \`--steps-tracing\`) |
+| Hardhat | \`hardhat node --port <port>\` (Hardhat 2) |
+| ganache | \`ganache --port <port>\` |
+| rsk-devnode (disk) | \`node dist/bin/rsk-devnode.js --data-dir <fresh dir> --port <port> --api-key bench-operator --daily-limit 1000000000\`: the bin as \`npm start\` runs it, its chain in LevelDB. **The targets are judged on this row.** |
+| rsk-devnode (--in-memory) | the same with \`--in-memory\` instead of \`--data-dir\` |
+| rsk-devnode (disk, user key) | the disk node through a dashboard user's key (quota counting on), so the gateway's cost shows |
+
+- Client (scripts/bench/client.ts): raw keep-alive TCP sockets (node:net, Nagle off), at most one
+  request in flight per connection, the next sent as soon as the answer is in. A request is one
+  pre-built HTTP/1.1 string (\`POST /bench-operator HTTP/1.1\`, Host, \`Content-Type: application/json\`,
+  Content-Length, the body), built once per row; the "new address/holder per request" rows splice
+  a new address into a body built once with a placeholder (two string joins, no JSON or ABI
+  encoding per request). Answers are framed by Content-Length (chunked is read too). The read rows
+  check only that the status is 200 and the body has no \`"error"\` member; JSON is parsed only where
+  a value is needed (receipts, the snapshot id, block numbers). A kept-alive socket the server closed
+  while idle is noticed at the next request, which is sent once more on a new socket; any other
+  close before the answer fails the request.
+- Read rows: ${READ_CONNECTIONS} connections busy (or 1) for ${run.sizes.readMs / 1000} s after a ${run.sizes.warmupMs} ms warm-up; \`eth_getBalance\`
+  of the bench key at \`latest\`, or of a never-used address per request; \`eth_call\` balanceOf of
+  the same holder, or of a never-used holder per request.
+- Calibration: "bare node:http" is the fastest a node:http server answers on this machine with this
+  client. The client table gives the bench's own CPU per request (process.cpuUsage over the timed
+  window, µs) and the share of a core that makes (µs × requests per second). The client is not the
+  limit while a node can read faster than the bare row (then the client drives more than the
+  calibration row asks of it) and the client's share stays well under one core. A node close to the
+  bare row is held back by node:http itself (every Node-based node is, rsk-devnode included); its
+  gap to the bare row is its own per-request cost above node:http's.
 - Every node gets the same ERC20 (test/fixtures Token) and the same legacy (type 0) transactions,
   signed by the bench for the node's chain id from keys funded by the node's first account.
-  "send → receipt" is eth_sendRawTransaction, then eth_getTransactionReceipt until it is mined.
-- Cold start: spawn the node's bin directly (rsk-devnode: \`node dist/bin/rsk-devnode.js\`, disk:
-  a new empty data directory each time) until the first answer to eth_blockNumber, median of ${run.sizes.coldStarts}.
-  evm_snapshot/revert: mean of ${run.sizes.snapshotCycles} cycles. eth_getLogs: median of ${run.sizes.getLogsRuns} queries by address over the event blocks.
-- Tracing: one block of ${run.sizes.tracedTransfers} ERC20 transfers (automine off, evm_mine), then debug_traceTransaction
-  of each of its transactions one after the other, with callTracer and with the default struct
-  logs; the total time. A node answering an empty structLogs (anvil without --steps-tracing) fails the row.
+  "send → receipt" is eth_sendRawTransaction, then eth_getTransactionReceipt until it is mined:
+  ${run.sizes.transfersOneByOne.toLocaleString('en-US')} one at a time, and 8 senders each sending ${run.sizes.transfersPerSender} one after the other.
+- Cold start: spawn the node's executable directly (no npm, no shell; rsk-devnode: \`node dist/bin/rsk-devnode.js\`,
+  disk: a new empty data directory each time) until the first answer to eth_blockNumber, median of ${run.sizes.coldStarts}.
+  evm_snapshot + 1 ERC20 tx + evm_revert: mean of ${run.sizes.snapshotCycles} cycles. Event blocks: ${run.sizes.eventBlocks.toLocaleString('en-US')} transfers to their receipts,
+  automine. eth_getLogs: median of ${run.sizes.getLogsRuns} queries by the token's address over the event blocks.
+- Tracing: one block of ${run.sizes.tracedTransfers} ERC20 transfers from the 9 bench keys (automine off, evm_mine), then
+  debug_traceTransaction of each of its transactions one after the other, with callTracer and with
+  the node's default struct logs; the total time. A node answering an empty structLogs (anvil
+  without --steps-tracing) fails the row; the answers' sizes are in the row's notes. Hardhat 2
+  refuses any tracer but the default (its callTracer cell reads \`failed\`); ganache does not run
+  the trace rows (no evm_setAutomine).
 - Suite: ${run.sizes.suiteTests.toLocaleString('en-US')} tests as Hardhat's loadFixture runs them: evm_revert to the fixture's
-  snapshot and a new evm_snapshot, one ERC20 transfer to its receipt, one eth_call; the wall time.
+  snapshot and a new evm_snapshot, one ERC20 transfer to its receipt, one eth_call balanceOf; the wall time.
+  A same-nonce send refused right after evm_revert (anvil: "replacement transaction underpriced")
+  is sent again, the wait counted, and noted.
 - Memory: VmRSS of the node's process after the write rows.
+- Targets: issue 25's, one table in the code (\`TARGETS\`, scripts/bench/targets.ts), printed as the
+  target column and one "meets" column per rsk-devnode row. A row with two targets (the ERC20
+  transfers, against Hardhat and anvil) passes only when it meets both; a target whose peer did not
+  run in the same run (\`--only\` without it) or failed reads —.
 
 ## How to run
 
 \`\`\`
-npm run bench                    # well under 30 minutes; installs the peers into scripts/bench/peers once
-npm run bench -- --quick         # smaller counts, a few minutes
-npm run bench -- --only rsk,anvil  # some nodes only (bare, anvil, hardhat, ganache, rsk = rsk, rsk-mem and rsk-user)
-npm run bench -- --docs          # also rewrite this file
+npm run bench                      # every node, full counts: estimated 10-15 minutes on 2 quiet cores
+npm run bench -- --quick           # smaller counts: about 4 minutes for all 7 columns on a shared 2-core machine
+npm run bench -- --only bare,anvil,rsk   # some nodes only
+npm run bench -- --docs            # also rewrite this file
 \`\`\`
 
-Results go to scripts/bench/results/latest.{json,md}, the nodes' output to results/<node>.log.
+\`--only\` takes node ids separated by commas: \`bare\` (the calibration row), \`anvil\`, \`hardhat\`,
+\`ganache\`, \`rsk\` (all three rsk-devnode rows), or one rsk-devnode row by its own id (\`rsk-mem\`,
+\`rsk-user\`). The peers are installed on first use with \`npm ci\` inside scripts/bench/peers (its own
+package.json and lock file, so the project's install stays lean). rsk-devnode is measured from
+dist/, built first when a source changed.
+
+Results go to scripts/bench/results/latest.{json,md}, each node's output to results/<node>.log.
+The disk rows' data directories are made under scripts/bench/results/data-* (the project's file
+system, as chain-data is, not the system temp directory, which may be a tmpfs) and removed when the
+node stops.
 `;
   writeFileSync(join(ROOT, 'docs', 'benchmarks.md'), doc);
 }
