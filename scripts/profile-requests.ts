@@ -7,13 +7,18 @@
  *   tsx scripts/profile-requests.ts send [--count 300]
  *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
  * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
- * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed).
+ * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed),
+ * --root DIR (start the node of another checkout, built there: to compare with an older commit);
+ * flags after `--` go to the node (`-- --quiet`); --callgrind DIR (the node runs under valgrind's
+ * callgrind, instrumented only during the measured window: instructions per request, which the
+ * machine's load does not change; the warm-up then runs about 50 times slower, so give --seconds
+ * room).
  *
  * The node starts as `npm start` does (scripts/start.mjs: builds dist/ when stale, then runs the
  * bin in the same process). The client is raw node:net sockets, keep-alive, requests built once,
  * one in flight per connection: a node:http client costs more CPU than the server it measures.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { type Socket, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -43,9 +48,14 @@ const { positionals, values } = parseArgs({
     count: { type: 'string', default: '300' },
     'in-memory': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
+    callgrind: { type: 'string' },
+    /** Another checkout's scripts/start.mjs (e.g. an older commit, built there), to compare. */
+    root: { type: 'string', default: '.' },
   },
 });
 const mode = positionals[0] ?? 'read';
+/** Flags for the node after `--` (e.g. `-- --quiet`). */
+const nodeArgs = positionals.slice(1);
 
 /** CPU time (user + system) used so far, in microseconds, by each thread name of a process (V8's GC helpers, libuv's pool, ...). */
 function cpuByThread(pid: number): Map<string, number> {
@@ -84,6 +94,23 @@ function threadsPerRequest(before: Map<string, number>, after: Map<string, numbe
 
 const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
 
+/** Under --callgrind: switches the node's instruction counting on, or off and writes the count out. */
+function callgrind(pid: number, on: boolean): void {
+  if (values.callgrind === undefined) return;
+  if (on) execFileSync('callgrind_control', ['-i', 'on', String(pid)]);
+  else {
+    execFileSync('callgrind_control', ['-d', String(pid)]);
+    execFileSync('callgrind_control', ['-i', 'off', String(pid)]);
+  }
+}
+
+/** The instructions callgrind counted in the window (its first dump), per request. */
+function instructionsPerRequest(pid: number, requests: number): string {
+  if (values.callgrind === undefined) return '';
+  const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${pid}.1`), 'utf8'));
+  return `; ${Math.round(Number(summary![1]) / requests)} instructions/request (callgrind)`;
+}
+
 interface Server {
   port: number;
   pid: number;
@@ -92,10 +119,15 @@ interface Server {
 
 const nodeFlags = (): string[] => (values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]);
 
+/** valgrind's arguments before the node's, under --callgrind: collection starts switched off. */
+const valgrindArgs = (dir: string): string[] => ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/callgrind.out.%p`];
+
 async function startNode(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-requests-'));
   const storage = values['in-memory'] ? ['--in-memory'] : ['--data-dir', dataDir];
-  const child = spawn(process.execPath, [...nodeFlags(), 'scripts/start.mjs', '--port', '0', '--api-key', KEY, ...storage], {
+  const nodeCommand = [...nodeFlags(), join(values.root, 'scripts/start.mjs'), '--port', '0', '--api-key', KEY, ...storage, ...nodeArgs];
+  const [command, args] = values.callgrind === undefined ? [process.execPath, nodeCommand] : ['valgrind', [...valgrindArgs(values.callgrind), process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -140,7 +172,9 @@ process.on('SIGINT', () => process.exit(0));
 `;
 
 async function startBare(): Promise<Server> {
-  const child = spawn(process.execPath, [...nodeFlags(), '-e', BARE_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const nodeCommand = [...nodeFlags(), '-e', BARE_SERVER];
+  const [command, args] = values.callgrind === undefined ? [process.execPath, nodeCommand] : ['valgrind', [...valgrindArgs(values.callgrind), process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolve) => {
     child.stdout!.once('data', (chunk: Buffer) => resolve(Number(/:(\d+)/.exec(chunk.toString())![1])));
   });
@@ -199,6 +233,7 @@ class Connection {
 }
 
 interface Window {
+  pid: number;
   requests: number;
   /** Server CPU µs per request by thread name. */
   threads: string;
@@ -223,28 +258,31 @@ async function drive(server: Server, request: Buffer, connections: number, secon
     }
   });
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_SECONDS * 1000));
+  callgrind(server.pid, true);
   measuring = true;
   const from = monotonicMicros();
   const serverStart = cpuMicros(server.pid);
   const threadsStart = cpuByThread(server.pid);
   const clientStart = process.cpuUsage();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const counted = requests;
+  callgrind(server.pid, false);
   const serverCpuMicros = cpuMicros(server.pid) - serverStart;
-  const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), requests);
+  const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), counted);
   const client = process.cpuUsage(clientStart);
   const to = monotonicMicros();
-  const counted = requests;
   done = true;
   await Promise.all(loops);
   for (const socket of sockets) socket.close();
-  return { requests: counted, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to };
+  return { pid: server.pid, requests: counted, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to };
 }
 
 function report(label: string, w: Window): void {
   const perRequest = (w.serverCpuMicros / w.requests).toFixed(1);
   console.log(
     `${label}: ${w.requests} answers in ${w.seconds.toFixed(2)} s (${Math.round(w.requests / w.seconds)}/s); ` +
-      `server CPU ${perRequest} µs/request (by thread: ${w.threads}); client CPU ${(w.clientCpuMicros / w.requests).toFixed(1)} µs/request`,
+      `server CPU ${perRequest} µs/request (by thread: ${w.threads}); client CPU ${(w.clientCpuMicros / w.requests).toFixed(1)} µs/request` +
+      instructionsPerRequest(w.pid, w.requests),
   );
 }
 
@@ -255,7 +293,7 @@ async function rpc(connection: Connection, port: number, method: string, params:
 }
 
 /** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
-async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number }> {
+async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number } }> {
   const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
   const connection = await Connection.open(server.port);
@@ -274,23 +312,31 @@ async function sends(server: Server, count: number): Promise<Window & { missingR
     transfers.push(requestBytes(server.port, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] })));
   }
   let missingReceipts = 0;
+  const times: number[] = [];
   const one = async (request: Buffer) => {
+    const started = monotonicMicros();
     const hash = JSON.parse(await connection.send(request)).result as string;
     const receipt = JSON.parse(await connection.send(requestBytes(server.port, `{"jsonrpc":"2.0","id":2,"method":"eth_getTransactionReceipt","params":["${hash}"]}`)));
     if (receipt.result === null || receipt.result === undefined) missingReceipts++;
+    times.push(monotonicMicros() - started);
   };
   for (const request of transfers.slice(0, warmUp)) await one(request);
+  times.length = 0;
   const from = monotonicMicros();
   const serverStart = cpuMicros(server.pid);
   const threadsStart = cpuByThread(server.pid);
   const clientStart = process.cpuUsage();
+  callgrind(server.pid, true);
   for (const request of transfers.slice(warmUp)) await one(request);
+  callgrind(server.pid, false);
   const serverCpuMicros = cpuMicros(server.pid) - serverStart;
   const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), count);
   const client = process.cpuUsage(clientStart);
   const to = monotonicMicros();
   connection.close();
-  return { requests: count, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, missingReceipts };
+  times.sort((a, b) => a - b);
+  const quantiles = { p10: times[Math.floor(count / 10)]! / 1000, median: times[Math.floor(count / 2)]! / 1000 };
+  return { pid: server.pid, requests: count, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, missingReceipts, quantiles };
 }
 
 interface ProfileNode {
@@ -364,8 +410,8 @@ async function main(): Promise<void> {
       window = result;
       console.log(
         `ERC20 transfer, send → receipt, one at a time${values['in-memory'] ? ', in memory' : ', data dir'}: ${result.requests} in ${result.seconds.toFixed(2)} s, ` +
-          `${((result.seconds * 1000) / result.requests).toFixed(2)} ms each; server CPU ${(result.serverCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; ` +
-          `(µs by thread: ${result.threads}); client CPU ${(result.clientCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; receipts missing right after the send: ${result.missingReceipts}`,
+          `${((result.seconds * 1000) / result.requests).toFixed(2)} ms each (p10 ${result.quantiles.p10.toFixed(2)}, median ${result.quantiles.median.toFixed(2)}; a loaded machine stretches the rest); server CPU ${(result.serverCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; ` +
+          `(µs by thread: ${result.threads}); client CPU ${(result.clientCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; receipts missing right after the send: ${result.missingReceipts}${instructionsPerRequest(server.pid, result.requests)}`,
       );
     } else {
       throw new Error(`unknown mode ${mode}: read, send or bare`);

@@ -4,7 +4,7 @@
  * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers
  * and the count of calls by method (key-usage.ts).
  */
-import type { NetworkName } from '../chain/index.js';
+import type { Deadline, NetworkName } from '../chain/index.js';
 import type { ApiKeyRecord, Gateway, KeyPolicy } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';
@@ -146,7 +146,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     countUsage(access, parsed);
     logCalls(access.network, parsed);
     const context = contextFor(access.network, access.userId, client);
-    const result = dispatcher.dispatch(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline(access.userId === undefined) }, body);
+    const result = dispatcher.dispatch(parsed, requestContext(context, key, context.chain.execution.deadline(access.userId === undefined)), body);
     if (quota === undefined) return result;
     const headers = rateLimitHeaders(quota);
     return result instanceof Promise ? result.then((r) => ({ ...r, headers })) : { ...result, headers };
@@ -258,6 +258,27 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   };
 
   return { http, webSocket };
+}
+
+/**
+ * One request's context: `context` with the key that owns its filters and its deadline. Every
+ * member is named, in one order, so every request's context has the same shape and the handlers'
+ * reads of it stay monomorphic (a spread's copy took a shape after its source's).
+ */
+function requestContext(context: RpcContext, filterOwner: string, deadline: Deadline): RpcContext {
+  const members: Record<keyof RpcContext, unknown> = {
+    chain: context.chain,
+    filters: context.filters,
+    options: context.options,
+    subscriptions: context.subscriptions,
+    dashboard: context.dashboard,
+    restricted: context.restricted,
+    clients: context.clients,
+    client: context.client,
+    filterOwner,
+    deadline,
+  };
+  return members as RpcContext;
 }
 
 function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
