@@ -1,7 +1,8 @@
 /**
  * JSON-RPC 2.0 envelope handling: parsing, batches, request validation, method lookup, parameter
- * decoding, error shaping and safe serialization. Transports (HTTP, WebSocket, the in-process
- * EIP-1193 provider) call `handleBody` or `handleRequest`.
+ * decoding, error shaping and safe serialization. Transports call `handleBody`, `handleParsed` or
+ * `handleRequest` (WebSocket, the in-process EIP-1193 provider), or `dispatch` (the HTTP path: it
+ * answers without a promise when no call needs one, issue 25).
  *
  * Choices:
  *  - `jsonrpc`: a missing member is accepted (some hand-written clients and scripts omit it, and
