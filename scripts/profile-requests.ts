@@ -67,7 +67,8 @@ function cpuByThread(pid: number): Map<string, number> {
     } catch {
       continue; // a thread that ended meanwhile
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // Unnamed threads (LevelDB's background thread among them) inherit the process's name: the main thread is told apart by its id.
+    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     // Fields 14 and 15 of stat (utime, stime), counted after the ") " that ends the thread name.
     const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
     const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
