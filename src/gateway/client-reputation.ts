@@ -139,6 +139,8 @@ export function punishmentDuration(punishmentCounter: number, score: number): nu
 export class ClientReputation {
   /** Address (rskj's text form) → scoring, least recently active first. */
   private readonly clients = new Map<string, Scoring>();
+  /** The last key of `clients`, when known. */
+  private newest: string | undefined;
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -149,15 +151,18 @@ export class ClientReputation {
   /** Records an event for a client address (as `clientAddressOf` gives it); rskj recordEventAndStartPunishment. */
   record(address: string, event: ClientEvent): void {
     let scoring = this.clients.get(address);
-    if (scoring === undefined) {
-      scoring = new Scoring();
-    } else {
-      this.clients.delete(address);
+    // The most recently active client is last already: every request records, mostly the same client.
+    if (scoring === undefined || address !== this.newest) {
+      if (scoring === undefined) scoring = new Scoring();
+      else this.clients.delete(address);
+      this.clients.set(address, scoring);
+      if (this.clients.size > MAX_TRACKED_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
+      this.newest = address;
     }
-    this.clients.set(address, scoring);
-    if (this.clients.size > MAX_TRACKED_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
 
     scoring.update(event);
+    // The clock is read only when it decides something: a punishment to end or to start.
+    if (scoring.goodReputation && hasGoodScore(scoring)) return;
     const now = this.now();
     if (!scoring.refresh(now)) return;
     if (!hasGoodScore(scoring)) scoring.startPunishment(punishmentDuration(scoring.punishmentCounter, scoring.score), now);
@@ -166,6 +171,7 @@ export class ClientReputation {
   /** rskj sco_clearPeerScoring for an address: forgets it. */
   clear(address: string): void {
     this.clients.delete(address);
+    if (address === this.newest) this.newest = undefined;
   }
 
   /** sco_peerList: one `address` entry per tracked client, least recently active first. */

@@ -1,7 +1,8 @@
 /**
  * JSON-RPC 2.0 envelope handling: parsing, batches, request validation, method lookup, parameter
- * decoding, error shaping and safe serialization. Transports (HTTP, WebSocket, the in-process
- * EIP-1193 provider) call `handleBody` or `handleRequest`.
+ * decoding, error shaping and safe serialization. Transports call `handleBody`, `handleParsed` or
+ * `handleRequest` (WebSocket, the in-process EIP-1193 provider), or `dispatch` (the HTTP path: it
+ * answers without a promise when no call needs one, issue 25).
  *
  * Choices:
  *  - `jsonrpc`: a missing member is accepted (some hand-written clients and scripts omit it, and
@@ -134,13 +135,23 @@ export class Dispatcher<Ctx> {
    * the text it was parsed from, ids JSON.parse changed are echoed as sent.
    */
   async handleParsed(parsed: unknown, ctx: Ctx, body?: string): Promise<HttpResult> {
+    return this.dispatch(parsed, ctx, body);
+  }
+
+  /**
+   * `handleParsed` without a promise when the call needs none (an unknown method, bad params, a
+   * synchronous handler such as eth_blockNumber): the HTTP path answers those in the same tick.
+   * Never throws.
+   */
+  dispatch(parsed: unknown, ctx: Ctx, body?: string): HttpResult | Promise<HttpResult> {
     if (parsed === INVALID_JSON) return single(failure(null, new ParseError()));
     const shallow = body !== undefined && jsonTextDepth(body) <= MAX_PARAMS_DEPTH;
-    if (!Array.isArray(parsed)) {
-      const res = await this.handleRequest(parsed, ctx, shallow);
-      const text = echoRawId(serializeResponse(res), res.id, body);
-      return { status: 'error' in res ? httpStatusFor(res.error.code) : 200, body: text };
-    }
+    if (Array.isArray(parsed)) return this.dispatchBatch(parsed, ctx, shallow, body);
+    const res = this.answer(parsed, ctx, shallow);
+    return res instanceof Promise ? res.then((r) => httpResult(r, body)) : httpResult(res, body);
+  }
+
+  private async dispatchBatch(parsed: unknown[], ctx: Ctx, shallow: boolean, body: string | undefined): Promise<HttpResult> {
     if (parsed.length === 0) return single(failure(null, new InvalidRequest('empty batch')));
     const max = this.options.maxBatch;
     if (parsed.length > max) {
@@ -151,7 +162,7 @@ export class Dispatcher<Ctx> {
     const parts = new Array<string>(parsed.length);
     let ids: (string | undefined)[] | undefined;
     for (let i = 0; i < parsed.length; i++) {
-      const res = await this.handleRequest(parsed[i], ctx, shallow);
+      const res = await this.answer(parsed[i], ctx, shallow);
       parts[i] = serializeResponse(res);
       if (idNeedsRawText(res.id) && body !== undefined) parts[i] = echoRawId(parts[i]!, res.id, body, i, (ids ??= rawIds(body)));
       // A long batch must not starve other connections (an in-memory chain never yields by itself).
@@ -165,6 +176,11 @@ export class Dispatcher<Ctx> {
    * MAX_PARAMS_DEPTH levels, so its params need no depth walk.
    */
   async handleRequest(req: unknown, ctx: Ctx, shallow = false): Promise<JsonRpcResponse> {
+    return this.answer(req, ctx, shallow);
+  }
+
+  /** `handleRequest`, answered without a promise when the handler returns none. Never throws. */
+  protected answer(req: unknown, ctx: Ctx, shallow: boolean): JsonRpcResponse | Promise<JsonRpcResponse> {
     if (typeof req !== 'object' || req === null || Array.isArray(req)) {
       return failure(null, new InvalidRequest('invalid request: expected a JSON object'));
     }
@@ -195,12 +211,24 @@ export class Dispatcher<Ctx> {
       return failure(rid, new InvalidParams(`invalid params: nested more than ${MAX_PARAMS_DEPTH} levels deep`));
     }
 
+    let result: unknown;
     try {
-      const result = await method.handler(ctx, method.decode(raw));
-      return { jsonrpc: '2.0', id: rid, result: result === undefined ? null : result };
+      result = method.handler(ctx, method.decode(raw));
     } catch (err) {
-      return failure(rid, err instanceof RpcError ? err : this.mapError(err, name));
+      return this.failed(rid, err, name);
     }
+    // A thenable that is no native promise is awaited as `await` would (Promise.resolve adopts it).
+    if (result === null || (typeof result !== 'object' && typeof result !== 'function') || typeof (result as { then?: unknown }).then !== 'function') {
+      return success(rid, result);
+    }
+    return Promise.resolve(result).then(
+      (value) => success(rid, value),
+      (err: unknown) => this.failed(rid, err, name),
+    );
+  }
+
+  private failed(id: JsonRpcId, err: unknown, method: string): JsonRpcFailure {
+    return failure(id, err instanceof RpcError ? err : this.mapError(err, method));
   }
 
   private mapError(err: unknown, method: string): RpcError {
@@ -211,6 +239,14 @@ export class Dispatcher<Ctx> {
       return new InternalError();
     }
   }
+}
+
+function success(id: JsonRpcId, result: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
+}
+
+function httpResult(res: JsonRpcResponse, body: string | undefined): HttpResult {
+  return { status: 'error' in res ? httpStatusFor(res.error.code) : 200, body: echoRawId(serializeResponse(res), res.id, body) };
 }
 
 function failure(id: JsonRpcId, err: RpcError): JsonRpcFailure {

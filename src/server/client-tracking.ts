@@ -14,7 +14,7 @@
  *  - invalidNetworks, repeatedMessages, timeoutMessages, invalidHeader: nothing on RPC matches; 0.
  * Other calls, answered or not, count only through their request's handshake.
  */
-import type { RpcContext } from '../rpc/context.js';
+import type { NodeClients, RpcContext } from '../rpc/context.js';
 import { Dispatcher } from '../rpc/dispatcher.js';
 import { ErrorCode } from '../rpc/errors.js';
 import type { JsonRpcResponse } from '../rpc/types.js';
@@ -48,12 +48,17 @@ export function classifyCall(request: unknown, response: JsonRpcResponse): Clien
  * client address (the in-process provider, `DevNode.handle`) are not tracked.
  */
 export class ClientTrackingDispatcher extends Dispatcher<RpcContext> {
-  override async handleRequest(request: unknown, ctx: RpcContext, shallow = false): Promise<JsonRpcResponse> {
-    const response = await super.handleRequest(request, ctx, shallow);
-    if (ctx.client !== undefined && ctx.clients !== undefined) {
-      const event = classifyCall(request, response);
-      if (event !== undefined) ctx.clients.reputation.record(ctx.client, event);
-    }
-    return response;
+  protected override answer(request: unknown, ctx: RpcContext, shallow: boolean): JsonRpcResponse | Promise<JsonRpcResponse> {
+    const response = super.answer(request, ctx, shallow);
+    const { client, clients } = ctx;
+    if (client === undefined || clients === undefined) return response;
+    return response instanceof Promise ? response.then((answered) => tracked(request, answered, client, clients)) : tracked(request, response, client, clients);
   }
+}
+
+/** `response`, once its call's outcome is told to the client's reputation record. */
+function tracked(request: unknown, response: JsonRpcResponse, client: string, clients: NodeClients): JsonRpcResponse {
+  const event = classifyCall(request, response);
+  if (event !== undefined) clients.reputation.record(client, event);
+  return response;
 }

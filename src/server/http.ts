@@ -49,15 +49,18 @@ export interface RpcRequestHeaders {
 export interface RpcRoute {
   /**
    * Answers the RPC call posted to `/<key>` or `/v2/<key>`; `remote` is the client's address (ban
-   * list, reputation, allowed IP ranges).
+   * list, reputation, allowed IP ranges). A promise only when the answer must wait for one (an
+   * asynchronous method, a JWT check, a quota): the rest are answered in the same tick.
    */
-  handle(key: string, body: string, remote?: string, headers?: RpcRequestHeaders): Promise<RpcResult>;
+  handle(key: string, body: string, remote?: string, headers?: RpcRequestHeaders): RpcResult | Promise<RpcResult>;
   /** Body of an error response for a request rejected before dispatch (e.g. too large). */
   errorBody(code: number, message: string): string;
 }
 
 /** The RPC path serves dApps in browsers: any origin may call it (the dashboard API is not CORS-open). */
 const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
+/** JSON_HEADERS as name, value pairs, with room for the content length (writeHead takes a flat array). */
+const JSON_HEADER_PAIRS = Object.entries(JSON_HEADERS).flat();
 const PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
@@ -101,16 +104,27 @@ export function createHttpServer(rpc: RpcRoute, other: RequestListener, limits: 
   return server;
 }
 
+/** The last path `apiKeyOf` read and its key: a client sends its requests to one URL. */
+let lastUrl: string | undefined;
+let lastKey: string | undefined;
+
 /** The key in an RPC path `/<key>`; undefined when the path is not one. */
 export function apiKeyOf(url: string | undefined): string | undefined {
+  if (url === lastUrl && url !== undefined) return lastKey;
   const match = RPC_PATH.exec(url ?? '');
-  if (match === null) return undefined;
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    // A malformed %-escape must not throw inside a request callback; it just matches no key.
-    return match[1]!;
+  let key: string | undefined;
+  if (match === null) key = undefined;
+  else {
+    try {
+      key = decodeURIComponent(match[1]!);
+    } catch {
+      // A malformed %-escape must not throw inside a request callback; it just matches no key.
+      key = match[1]!;
+    }
   }
+  lastUrl = url;
+  lastKey = key;
+  return key;
 }
 
 function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerResponse): void {
@@ -132,20 +146,32 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
   req.on('end', () => {
     if (tooLarge) return;
     const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
-    rpc.handle(key, body, req.socket.remoteAddress, { origin: req.headers.origin, authorization: req.headers.authorization }).then(
-      (result) => {
-        // With its length known, the answer goes out in one write instead of chunked framing.
-        const length = Buffer.byteLength(result.body);
-        res.writeHead(result.status, { ...JSON_HEADERS, ...result.headers, 'content-length': length });
-        res.end(result.body);
-      },
-      () => {
-        res.writeHead(500, JSON_HEADERS);
-        res.end(rpc.errorBody(-32603, 'Internal server error'));
-      },
-    );
+    let result: RpcResult | Promise<RpcResult>;
+    try {
+      // Node has built req.headers already (ServerResponse reads them): passing them costs nothing.
+      result = rpc.handle(key, body, req.socket.remoteAddress, req.headers);
+    } catch {
+      internalError(rpc, res);
+      return;
+    }
+    if (result instanceof Promise) result.then((answer) => respond(res, answer), () => internalError(rpc, res));
+    else respond(res, result);
   });
   req.on('error', () => res.destroy());
+}
+
+function respond(res: ServerResponse, result: RpcResult): void {
+  // With its length known, the answer goes out in one write instead of chunked framing.
+  const headers: (string | number)[] = [...JSON_HEADER_PAIRS];
+  if (result.headers !== undefined) for (const name in result.headers) headers.push(name, result.headers[name]!);
+  headers.push('content-length', Buffer.byteLength(result.body));
+  res.writeHead(result.status, headers as string[]);
+  res.end(result.body);
+}
+
+function internalError(rpc: RpcRoute, res: ServerResponse): void {
+  res.writeHead(500, JSON_HEADERS);
+  res.end(rpc.errorBody(-32603, 'Internal server error'));
 }
 
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -4,7 +4,7 @@
  * keys and allow lists: key-rules.ts), and (for dashboard keys) the daily quota with its headers
  * and the count of calls by method (key-usage.ts).
  */
-import type { NetworkName } from '../chain/index.js';
+import type { Deadline, NetworkName } from '../chain/index.js';
 import type { ApiKeyRecord, Gateway, KeyPolicy } from '../gateway/gateway.js';
 import type { QuotaDecision } from '../gateway/quota.js';
 import type { RpcCallLog } from '../log/rpc-log.js';
@@ -30,6 +30,9 @@ export const BANNED_CODE = UNAUTHORIZED_CODE;
 export const WS_BANNED_CLOSE_CODE = 1008;
 /** Per-client contexts kept for reuse (a request otherwise copies one); past this many the cache starts over. */
 const MAX_CACHED_CONTEXTS = 1024;
+
+/** The headers of a request that brought none the gate reads. */
+const NO_HEADERS: RpcRequestHeaders = {};
 
 /** A URL without a key, on a node serving no keyless network: say both ways out (cast and forge default to `/`). */
 const NO_KEY_MESSAGE =
@@ -72,10 +75,12 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   const isMalformed = (parsed: unknown): boolean =>
     parsed === INVALID_JSON || (Array.isArray(parsed) && (parsed.length === 0 || parsed.length > maxBatch));
 
+  /** An operator's access to each network, built once: every request with an operator key shares it. */
+  const operatorAccess = Object.fromEntries(Object.keys(contexts).map((n) => [n, { network: n, userId: undefined }])) as Record<NetworkName, Access>;
   const accessOf = (key: string): Access => {
-    if (key === '' && keylessNetwork !== undefined) return { network: keylessNetwork, userId: undefined };
+    if (key === '' && keylessNetwork !== undefined) return operatorAccess[keylessNetwork];
     const network = operatorKeys.get(key);
-    if (network !== undefined) return { network, userId: undefined };
+    if (network !== undefined) return operatorAccess[network];
     if (key === '') return { denied: NO_KEY_MESSAGE };
     const record = gateway.lookup(key);
     if (record === undefined) {
@@ -104,10 +109,13 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   const dashboardContexts = Object.fromEntries(Object.entries(contexts).map(([n, c]) => [n, { ...c, dashboard: true, restricted: hosted }])) as Record<NetworkName, RpcContext>;
   /** Contexts of a network for one client address, by network, caller kind and address. */
   const clientContexts = new Map<string, RpcContext>();
+  /** The last context given out: consecutive requests mostly come from the same client with the same key. */
+  let last: { network: NetworkName; dashboard: boolean; client: string; context: RpcContext } | undefined;
   const contextFor = (network: NetworkName, userId: string | undefined, client?: string): RpcContext => {
     const dashboard = userId !== undefined;
     const base = dashboard ? dashboardContexts[network] : contexts[network];
     if (client === undefined) return base;
+    if (last !== undefined && last.client === client && last.network === network && last.dashboard === dashboard) return last.context;
     const cacheKey = `${network}${dashboard ? '!' : ' '}${client}`;
     let context = clientContexts.get(cacheKey);
     if (context === undefined) {
@@ -115,6 +123,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
       context = { ...base, client };
       clientContexts.set(cacheKey, context);
     }
+    last = { network, dashboard, client, context };
     return context;
   };
 
@@ -130,8 +139,38 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     if (access.record !== undefined) gateway.usage.record(access.record.id, parsed, maxBatch);
   };
 
+  /** A request let through the gate: counted, logged and dispatched (a promise only when some call needs one). */
+  const dispatchAdmitted = (access: Exclude<Access, { denied: string }>, key: string, client: string | undefined, parsed: unknown, body: string, quota?: QuotaDecision): RpcResult | Promise<RpcResult> => {
+    note(client, 'successfulHandshakes');
+    if (isMalformed(parsed)) note(client, 'invalidMessages');
+    countUsage(access, parsed);
+    logCalls(access.network, parsed);
+    const context = contextFor(access.network, access.userId, client);
+    const result = dispatcher.dispatch(parsed, requestContext(context, key, context.chain.execution.deadline(access.userId === undefined)), body);
+    if (quota === undefined) return result;
+    const headers = rateLimitHeaders(quota);
+    return result instanceof Promise ? result.then((r) => ({ ...r, headers })) : { ...result, headers };
+  };
+
+  /** The rest of the gate for a key with options or a quota: both may wait (a JWT check, the quota's database). */
+  const judgeAndCharge = async (access: Exclude<Access, { denied: string }>, key: string, client: string | undefined, parsed: unknown, body: string, remote: string | undefined, headers: RpcRequestHeaders): Promise<RpcResult> => {
+    // Refused by the key's options before the quota: a refused request runs nothing and costs nothing.
+    const policy = policyOf(access);
+    const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
+    if (refusal !== undefined) {
+      note(client, 'failedHandshakes');
+      return { status: refusal.status, body: refusalBody(refusal, body) };
+    }
+    const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
+    if (quota !== undefined && !quota.allowed) {
+      note(client, 'failedHandshakes');
+      return quotaExceeded(quota, idOf(body), body);
+    }
+    return dispatchAdmitted(access, key, client, parsed, body, quota);
+  };
+
   const http: RpcRoute = {
-    async handle(key: string, body: string, remote?: string, headers: RpcRequestHeaders = {}): Promise<RpcResult> {
+    handle(key, body, remote, headers = NO_HEADERS) {
       const client = clientOf(remote);
       if (isBanned(client)) {
         note(client, 'failedHandshakes');
@@ -143,25 +182,9 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
         return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied, body) };
       }
       const parsed = parseJsonBody(body);
-      // Refused by the key's options before the quota: a refused request runs nothing and costs nothing.
-      const policy = policyOf(access);
-      const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
-      if (refusal !== undefined) {
-        note(client, 'failedHandshakes');
-        return { status: refusal.status, body: refusalBody(refusal, body) };
-      }
-      const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
-      if (quota !== undefined && !quota.allowed) {
-        note(client, 'failedHandshakes');
-        return quotaExceeded(quota, idOf(body), body);
-      }
-      note(client, 'successfulHandshakes');
-      if (isMalformed(parsed)) note(client, 'invalidMessages');
-      countUsage(access, parsed);
-      logCalls(access.network, parsed);
-      const context = contextFor(access.network, access.userId, client);
-      const result = await dispatcher.handleParsed(parsed, { ...context, filterOwner: key, deadline: context.chain.execution.deadline(access.userId === undefined) }, body);
-      return quota === undefined ? result : { ...result, headers: rateLimitHeaders(quota) };
+      // An operator key (no options, no quota) goes straight on, without a promise of its own.
+      if (access.record === undefined) return dispatchAdmitted(access, key, client, parsed, body);
+      return judgeAndCharge(access, key, client, parsed, body, remote, headers);
     },
     errorBody: (code, message) => errorBody(null, code, message),
   };
@@ -235,6 +258,27 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
   };
 
   return { http, webSocket };
+}
+
+/**
+ * One request's context: `context` with the key that owns its filters and its deadline. Every
+ * member is named, in one order, so every request's context has the same shape and the handlers'
+ * reads of it stay monomorphic (a spread's copy took a shape after its source's).
+ */
+function requestContext(context: RpcContext, filterOwner: string, deadline: Deadline): RpcContext {
+  const members: Record<keyof RpcContext, unknown> = {
+    chain: context.chain,
+    filters: context.filters,
+    options: context.options,
+    subscriptions: context.subscriptions,
+    dashboard: context.dashboard,
+    restricted: context.restricted,
+    clients: context.clients,
+    client: context.client,
+    filterOwner,
+    deadline,
+  };
+  return members as RpcContext;
 }
 
 function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {

@@ -62,4 +62,40 @@ describe('ClientReputation', () => {
     expect(ids.at(-1)).toBe(`10.0.${(MAX_TRACKED_CLIENTS + 249) >> 8}.${(MAX_TRACKED_CLIENTS + 249) & 255}`);
     expect(rep.summary().count).toBe(MAX_TRACKED_CLIENTS);
   });
+
+  it('keeps clients in order of activity when the most recent one records again, and after it was cleared', () => {
+    const rep = new ClientReputation(() => 0);
+    rep.record('10.0.0.1', 'successfulHandshakes');
+    rep.record('10.0.0.2', 'successfulHandshakes');
+    rep.record('10.0.0.2', 'successfulHandshakes');
+    rep.record('10.0.0.1', 'successfulHandshakes');
+    rep.record('10.0.0.1', 'successfulHandshakes');
+    expect(rep.peerList().map((p) => [p.id, p.successfulHandshakes])).toEqual([
+      ['10.0.0.2', 2],
+      ['10.0.0.1', 3],
+    ]);
+    // The newest cleared, then recorded again: a new record, last in the list.
+    rep.clear('10.0.0.1');
+    rep.record('10.0.0.3', 'successfulHandshakes');
+    rep.record('10.0.0.1', 'successfulHandshakes');
+    expect(rep.peerList().map((p) => [p.id, p.successfulHandshakes])).toEqual([
+      ['10.0.0.2', 2],
+      ['10.0.0.3', 1],
+      ['10.0.0.1', 1],
+    ]);
+  });
+
+  it('starts a punishment at the clock of the event that earned it, and reads no clock for events that decide nothing', () => {
+    let reads = 0;
+    const rep = new ClientReputation(() => {
+      reads++;
+      return 5_000;
+    });
+    rep.record('10.0.0.1', 'successfulHandshakes');
+    rep.record('10.0.0.1', 'validTransactions');
+    expect(reads).toBe(0);
+    rep.record('10.0.0.1', 'invalidMessages');
+    expect(reads).toBe(1);
+    expect(rep.peerList()[0]).toMatchObject({ goodReputation: false, punishedUntil: 5_000 + PUNISHMENT_DURATION_MS });
+  });
 });

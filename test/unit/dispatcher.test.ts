@@ -408,3 +408,46 @@ describe('Dispatcher registry', () => {
     );
   });
 });
+
+describe('Dispatcher.dispatch: no promise when no call needs one', () => {
+  const d = makeDispatcher();
+
+  it('answers a synchronous handler, an unknown method and bad JSON in the same tick', () => {
+    const sync = d.dispatch({ jsonrpc: '2.0', id: 1, method: 'test_increment', params: [] }, newCtx(), '{}');
+    expect(sync).not.toBeInstanceOf(Promise);
+    expect(JSON.parse((sync as { body: string }).body)).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
+    const unknown = d.dispatch({ jsonrpc: '2.0', id: 2, method: 'test_nope', params: [] }, newCtx(), '{}');
+    expect(unknown).not.toBeInstanceOf(Promise);
+    expect(JSON.parse((unknown as { body: string }).body).error.code).toBe(ErrorCode.MethodNotFound);
+  });
+
+  it('answers a synchronous throw with its code, and a non-RpcError through mapError, without a promise', () => {
+    const revert = d.dispatch({ jsonrpc: '2.0', id: 3, method: 'test_revert', params: [] }, newCtx(), '{}');
+    expect(revert).not.toBeInstanceOf(Promise);
+    const expected = new RevertError('revert nope', '0x08c379a0');
+    expect(JSON.parse((revert as { body: string }).body).error).toEqual({ code: expected.code, message: expected.message, data: '0x08c379a0' });
+    const crash = d.dispatch({ jsonrpc: '2.0', id: 4, method: 'test_crash', params: [] }, newCtx(), '{}');
+    expect(JSON.parse((crash as { body: string }).body).error).toEqual({ code: ErrorCode.Internal, message: 'mapped: kaboom' });
+  });
+
+  it('answers an asynchronous handler, a rejection and a batch through a promise, with the same bodies as handleBody', async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'test_slowPush', params: ['0x1'] });
+    const slow = d.dispatch(JSON.parse(body), newCtx(), body);
+    expect(slow).toBeInstanceOf(Promise);
+    expect(await slow).toEqual(await d.handleBody(body, newCtx()));
+    const rejected = await d.dispatch({ jsonrpc: '2.0', id: 6, method: 'test_plainRpcError', params: [] }, newCtx(), '{}');
+    expect(JSON.parse(rejected.body).error).toEqual({ code: ErrorCode.Server, message: 'filter not found' });
+    const batch = d.dispatch([{ jsonrpc: '2.0', id: 7, method: 'test_increment' }], newCtx(), '[{}]');
+    expect(batch).toBeInstanceOf(Promise);
+    expect(JSON.parse((await batch).body)).toEqual([{ jsonrpc: '2.0', id: 7, result: '0x1' }]);
+  });
+
+  it('awaits a result that is a thenable but no native promise, as await would', async () => {
+    const thenable = new Dispatcher<Ctx>(
+      [defineMethod({ name: 'test_thenable', doc: 'a thenable', decode: noParams, handler: () => ({ then: (resolve: (v: unknown) => void) => resolve('0x2a') }) })],
+      { maxBatch: 3, mapError: () => new InternalError() },
+    );
+    const res = await thenable.dispatch({ jsonrpc: '2.0', id: 8, method: 'test_thenable', params: [] }, newCtx(), '{}');
+    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: 8, result: '0x2a' });
+  });
+});

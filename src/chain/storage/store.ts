@@ -4,6 +4,7 @@
  * state nodes it created and the new head pointer, so a crash at any instant leaves the last
  * committed head with its state, receipts and indexes intact.
  */
+import { bytesToHex } from '@ethereumjs/util';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
 import { type ContractCreation, type HistoryPage, type IndexKv, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
@@ -42,6 +43,12 @@ const EMPTY = new Uint8Array(0);
  * one-transaction block takes about 3.6 KB decoded, its receipts 1.2 KB (measured over 1,500 blocks).
  */
 const RECENT_BLOCKS = 256;
+/**
+ * Where the transactions of recently committed blocks are, kept in memory: a client asks for a
+ * receipt right after its send's answer, and a LevelDB read there costs a trip through libuv's
+ * thread pool on the send's critical path (issue 25). About 100 bytes an entry.
+ */
+const RECENT_TX_LOCATIONS = 4096;
 /**
  * Logs kept ready for eth_getLogs: a query over blocks within them decodes no receipt. About 2.3 KB
  * each with the JSON the RPC layer keeps beside them (measured over 1,500 one-log blocks), so 11 MB
@@ -115,6 +122,8 @@ export class ChainStore {
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
+  /** Recent transactions' locations by hash (hex), as commitBlock stored them. */
+  private readonly txLocations = new Lru<string, TxLocation>(RECENT_TX_LOCATIONS);
   /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
   private loading: Promise<void> | undefined;
   readonly reads: StoreReads = { blocks: 0, receipts: 0, indexEntries: 0 };
@@ -188,6 +197,8 @@ export class ChainStore {
 
   async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
     if (this.loading !== undefined) await this.loading;
+    const recent = this.txLocations.get(bytesToHex(hash));
+    if (recent !== undefined) return recent;
     const bytes = await this.kv.get(txLocationKey(hash));
     if (bytes === undefined) return undefined;
     return { blockNumber: decodeNumber(bytes), index: new DataView(bytes.buffer, bytes.byteOffset).getUint32(8) };
@@ -226,6 +237,7 @@ export class ChainStore {
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
     this.logs.set(number, blockLogs(receipts));
+    block.transactions.forEach((tx, index) => this.txLocations.set(bytesToHex(tx.hash), { blockNumber: number, index }));
   }
 
   /**
@@ -280,6 +292,7 @@ export class ChainStore {
       this.blocks.clear();
       this.receipts.clear();
       this.logs.clear();
+      this.txLocations.clear();
       this.stateDb.clearCache();
       await settle(head);
     } finally {
@@ -314,6 +327,7 @@ export class ChainStore {
       this.blocks.clear();
       this.receipts.clear();
       this.logs.clear();
+      this.txLocations.clear();
       const head = await build();
       await settle(head);
     } finally {
@@ -502,6 +516,7 @@ export class ChainStore {
       this.blocks.delete(block.header.number);
       this.receipts.delete(block.header.number);
       this.logs.delete(block.header.number);
+      for (const tx of block.transactions) this.txLocations.delete(bytesToHex(tx.hash));
     }
     return removed;
   }

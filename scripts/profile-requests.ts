@@ -1,0 +1,426 @@
+/**
+ * Measures what the server spends per request, in CPU rather than wall-clock time: on a machine
+ * whose cores are shared, throughput says more about the neighbours than about us, while the
+ * server's own CPU time per answered request (/proc/<pid>/stat) holds steady. Issue 25.
+ *
+ *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5]
+ *   tsx scripts/profile-requests.ts send [--count 300]
+ *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
+ * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
+ * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed),
+ * --root DIR (start the node of another checkout, built there: to compare with an older commit);
+ * flags after `--` go to the node (`-- --quiet`); --callgrind DIR (the node runs under valgrind's
+ * callgrind, instrumented only during the measured window: instructions per request, which the
+ * machine's load does not change; the warm-up then runs about 50 times slower, so give --seconds
+ * room).
+ *
+ * The node starts as `npm start` does (scripts/start.mjs: builds dist/ when stale, then runs the
+ * bin in the same process). The client is raw node:net sockets, keep-alive, requests built once,
+ * one in flight per connection: a node:http client costs more CPU than the server it measures.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { type Socket, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Interface, Wallet } from 'ethers';
+import contracts from '../test/fixtures/contracts.json' with { type: 'json' };
+
+const KEY = 'profile-key';
+/** rskj's regtest account keccak256('cow'), funded on both networks' genesis. */
+const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
+const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
+/** Above the genesis minimum gas price (60,000,000), which the miner may raise by 1% a block. */
+const GAS_PRICE = 80_000_000;
+/** Requests answered before the measured window starts: JIT and caches warm. */
+const WARM_UP_SECONDS = 1;
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
+const TOP_FUNCTIONS = 40;
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: {
+    method: { type: 'string', default: 'eth_blockNumber' },
+    connections: { type: 'string', default: '32' },
+    seconds: { type: 'string', default: '5' },
+    count: { type: 'string', default: '300' },
+    'in-memory': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
+    callgrind: { type: 'string' },
+    /** Another checkout's scripts/start.mjs (e.g. an older commit, built there), to compare. */
+    root: { type: 'string', default: '.' },
+  },
+});
+const mode = positionals[0] ?? 'read';
+/** Flags for the node after `--` (e.g. `-- --quiet`). */
+const nodeArgs = positionals.slice(1);
+
+/** CPU time (user + system) used so far, in microseconds, by each thread name of a process (V8's GC helpers, libuv's pool, ...). */
+function cpuByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended meanwhile
+    }
+    // Unnamed threads (LevelDB's background thread among them) inherit the process's name: the main thread is told apart by its id.
+    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // Fields 14 and 15 of stat (utime, stime), counted after the ") " that ends the thread name.
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+    byName.set(name, (byName.get(name) ?? 0) + micros);
+  }
+  return byName;
+}
+
+/** CPU time (user + system) a process has used so far, in microseconds. */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** µs per request of each thread name between two `cpuByThread` readings. */
+function threadsPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
+  return [...after]
+    .map(([name, micros]) => [name, (micros - (before.get(name) ?? 0)) / requests] as const)
+    .filter(([, perRequest]) => perRequest >= 0.1)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, perRequest]) => `${name} ${perRequest.toFixed(1)}`)
+    .join(', ');
+}
+
+const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** Under --callgrind: switches the node's instruction counting on, or off and writes the count out. */
+function callgrind(pid: number, on: boolean): void {
+  if (values.callgrind === undefined) return;
+  if (on) execFileSync('callgrind_control', ['-i', 'on', String(pid)]);
+  else {
+    execFileSync('callgrind_control', ['-d', String(pid)]);
+    execFileSync('callgrind_control', ['-i', 'off', String(pid)]);
+  }
+}
+
+/** The instructions callgrind counted in the window (its first dump), per request. */
+function instructionsPerRequest(pid: number, requests: number): string {
+  if (values.callgrind === undefined) return '';
+  const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${pid}.1`), 'utf8'));
+  return `; ${Math.round(Number(summary![1]) / requests)} instructions/request (callgrind)`;
+}
+
+interface Server {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+const nodeFlags = (): string[] => (values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]);
+
+/** valgrind's arguments before the node's, under --callgrind: collection starts switched off. */
+const valgrindArgs = (dir: string): string[] => ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${dir}/callgrind.out.%p`];
+
+async function startNode(): Promise<Server> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'profile-requests-'));
+  const storage = values['in-memory'] ? ['--in-memory'] : ['--data-dir', dataDir];
+  const nodeCommand = [...nodeFlags(), join(values.root, 'scripts/start.mjs'), '--port', '0', '--api-key', KEY, ...storage, ...nodeArgs];
+  const [command, args] = values.callgrind === undefined ? [process.execPath, nodeCommand] : ['valgrind', [...valgrindArgs(values.callgrind), process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = /listening on http:\/\/[^:]+:(\d+)/.exec(text);
+      if (match !== null) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the node exited with ${code} before listening`)));
+  });
+  child.stdout!.resume();
+  return {
+    port,
+    pid: child.pid!,
+    stop: async () => {
+      await stopChild(child);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+}
+
+/** A bare node:http server, in a process of its own, answering every POST with a fixed JSON-RPC answer: what a request costs at the least. */
+const BARE_SERVER = `
+const body = '{"jsonrpc":"2.0","id":1,"result":"0x0"}';
+const server = require('node:http').createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+    res.end(body);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log('listening on http://127.0.0.1:' + server.address().port));
+process.on('SIGINT', () => process.exit(0));
+`;
+
+async function startBare(): Promise<Server> {
+  const nodeCommand = [...nodeFlags(), '-e', BARE_SERVER];
+  const [command, args] = values.callgrind === undefined ? [process.execPath, nodeCommand] : ['valgrind', [...valgrindArgs(values.callgrind), process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve) => {
+    child.stdout!.once('data', (chunk: Buffer) => resolve(Number(/:(\d+)/.exec(chunk.toString())![1])));
+  });
+  return { port, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+function requestBytes(port: number, body: string): Buffer {
+  return Buffer.from(
+    `POST /${KEY} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/** One keep-alive connection, one request in flight: `send` resolves with the answer's body. */
+class Connection {
+  private buffer: Buffer = Buffer.alloc(0);
+  private waiting: ((body: string) => void) | undefined;
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+  }
+
+  static open(port: number): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new Connection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(request: Buffer): Promise<string> {
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+      this.socket.write(request);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private drain(): void {
+    const end = this.buffer.indexOf('\r\n\r\n');
+    if (end < 0) return;
+    const head = this.buffer.subarray(0, end).toString('latin1');
+    const length = Number(/content-length: *(\d+)/i.exec(head)?.[1]);
+    if (!Number.isFinite(length)) throw new Error(`an answer without content-length:\n${head}`);
+    if (this.buffer.length < end + 4 + length) return;
+    const body = this.buffer.subarray(end + 4, end + 4 + length).toString('utf8');
+    this.buffer = this.buffer.subarray(end + 4 + length);
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.(body);
+  }
+}
+
+interface Window {
+  pid: number;
+  requests: number;
+  /** Server CPU µs per request by thread name. */
+  threads: string;
+  serverCpuMicros: number;
+  clientCpuMicros: number;
+  seconds: number;
+  from: number;
+  to: number;
+}
+
+/** Keeps `connections` requests in flight for the warm-up and then `seconds`; counts the measured window. */
+async function drive(server: Server, request: Buffer, connections: number, seconds: number): Promise<Window> {
+  const sockets = await Promise.all(Array.from({ length: connections }, () => Connection.open(server.port)));
+  let measuring = false;
+  let done = false;
+  let requests = 0;
+  const loops = sockets.map(async (socket) => {
+    while (!done) {
+      const answer = await socket.send(request);
+      if (!answer.includes('"result"')) throw new Error(`an error answer: ${answer}`);
+      if (measuring) requests++;
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_SECONDS * 1000));
+  callgrind(server.pid, true);
+  measuring = true;
+  const from = monotonicMicros();
+  const serverStart = cpuMicros(server.pid);
+  const threadsStart = cpuByThread(server.pid);
+  const clientStart = process.cpuUsage();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const counted = requests;
+  callgrind(server.pid, false);
+  const serverCpuMicros = cpuMicros(server.pid) - serverStart;
+  const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), counted);
+  const client = process.cpuUsage(clientStart);
+  const to = monotonicMicros();
+  done = true;
+  await Promise.all(loops);
+  for (const socket of sockets) socket.close();
+  return { pid: server.pid, requests: counted, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to };
+}
+
+function report(label: string, w: Window): void {
+  const perRequest = (w.serverCpuMicros / w.requests).toFixed(1);
+  console.log(
+    `${label}: ${w.requests} answers in ${w.seconds.toFixed(2)} s (${Math.round(w.requests / w.seconds)}/s); ` +
+      `server CPU ${perRequest} µs/request (by thread: ${w.threads}); client CPU ${(w.clientCpuMicros / w.requests).toFixed(1)} µs/request` +
+      instructionsPerRequest(w.pid, w.requests),
+  );
+}
+
+async function rpc(connection: Connection, port: number, method: string, params: unknown[]): Promise<any> {
+  const answer = JSON.parse(await connection.send(requestBytes(port, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }))));
+  if (answer.error !== undefined) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+  return answer.result;
+}
+
+/** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
+async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number } }> {
+  const wallet = new Wallet(COW_KEY);
+  const token = new Interface(contracts.Token.abi);
+  const connection = await Connection.open(server.port);
+  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
+  const chainId = Number(await call('eth_chainId', []));
+  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
+  const sign = (to: string | null, data: string, gasLimit: number) =>
+    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
+  const deployHash = await call('eth_sendRawTransaction', [await sign(null, contracts.Token.bytecode, 2_000_000)]);
+  const address = (await call('eth_getTransactionReceipt', [deployHash])).contractAddress as string;
+  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  const warmUp = Math.min(50, count);
+  const transfers: Buffer[] = [];
+  for (let i = 0; i < warmUp + count; i++) {
+    const raw = await sign(address, token.encodeFunctionData('transfer', [RECIPIENT, 1n]), 60_000);
+    transfers.push(requestBytes(server.port, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] })));
+  }
+  let missingReceipts = 0;
+  const times: number[] = [];
+  const one = async (request: Buffer) => {
+    const started = monotonicMicros();
+    const hash = JSON.parse(await connection.send(request)).result as string;
+    const receipt = JSON.parse(await connection.send(requestBytes(server.port, `{"jsonrpc":"2.0","id":2,"method":"eth_getTransactionReceipt","params":["${hash}"]}`)));
+    if (receipt.result === null || receipt.result === undefined) missingReceipts++;
+    times.push(monotonicMicros() - started);
+  };
+  for (const request of transfers.slice(0, warmUp)) await one(request);
+  times.length = 0;
+  const from = monotonicMicros();
+  const serverStart = cpuMicros(server.pid);
+  const threadsStart = cpuByThread(server.pid);
+  const clientStart = process.cpuUsage();
+  callgrind(server.pid, true);
+  for (const request of transfers.slice(warmUp)) await one(request);
+  callgrind(server.pid, false);
+  const serverCpuMicros = cpuMicros(server.pid) - serverStart;
+  const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), count);
+  const client = process.cpuUsage(clientStart);
+  const to = monotonicMicros();
+  connection.close();
+  times.sort((a, b) => a - b);
+  const quantiles = { p10: times[Math.floor(count / 10)]! / 1000, median: times[Math.floor(count / 2)]! / 1000 };
+  return { pid: server.pid, requests: count, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, missingReceipts, quantiles };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/**
+ * Self and total (self plus callees) time by function over the samples taken between `from` and
+ * `to` (monotonic µs, V8's profile clock). V8 samples wall-clock intervals: a function that blocks
+ * in the kernel (writev) also collects the time the process waited for a core.
+ */
+function printProfile(dir: string, from: number, to: number): void {
+  const file = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')).sort().at(-1);
+  if (file === undefined) return;
+  const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { nodes: ProfileNode[]; startTime: number; samples: number[]; timeDeltas: number[] };
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map<number, number>();
+  for (const n of profile.nodes) for (const child of n.children ?? []) parents.set(child, n.id);
+  const nameOf = (id: number): string => {
+    const frame = nodes.get(id)!.callFrame;
+    return `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  let time = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    time += profile.timeDeltas[i]!;
+    if (time < from || time > to) continue;
+    const leaf = profile.samples[i]!;
+    self.set(nameOf(leaf), (self.get(nameOf(leaf)) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (let id: number | undefined = leaf; id !== undefined; id = parents.get(id)) seen.add(nameOf(id));
+    for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + 1);
+    total++;
+  }
+  const print = (title: string, counts: Map<string, number>) => {
+    console.log(title);
+    for (const [name, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, TOP_FUNCTIONS)) {
+      console.log(`  ${((100 * n) / total).toFixed(1).padStart(5)}%  ${name}`);
+    }
+  };
+  console.log(`profile ${join(dir, file)}: ${total} samples in the window`);
+  print('self time by function:', self);
+  print('total time by function (self and callees):', inclusive);
+}
+
+async function main(): Promise<void> {
+  const connections = Number(values.connections);
+  const seconds = Number(values.seconds);
+  if (mode === 'bare') {
+    const server = await startBare();
+    const window = await drive(server, requestBytes(server.port, '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}'), connections, seconds);
+    report('bare node:http', window);
+    await server.stop();
+    if (values['cpu-prof'] !== undefined) printProfile(values['cpu-prof'], window.from, window.to);
+    return;
+  }
+  const server = await startNode();
+  let window: Window;
+  try {
+    if (mode === 'read') {
+      const params = values.method === 'eth_getBalance' ? [RECIPIENT, 'latest'] : [];
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: values.method, params });
+      window = await drive(server, requestBytes(server.port, body), connections, seconds);
+      report(`${values.method}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+    } else if (mode === 'send') {
+      const result = await sends(server, Number(values.count));
+      window = result;
+      console.log(
+        `ERC20 transfer, send → receipt, one at a time${values['in-memory'] ? ', in memory' : ', data dir'}: ${result.requests} in ${result.seconds.toFixed(2)} s, ` +
+          `${((result.seconds * 1000) / result.requests).toFixed(2)} ms each (p10 ${result.quantiles.p10.toFixed(2)}, median ${result.quantiles.median.toFixed(2)}; a loaded machine stretches the rest); server CPU ${(result.serverCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; ` +
+          `(µs by thread: ${result.threads}); client CPU ${(result.clientCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; receipts missing right after the send: ${result.missingReceipts}${instructionsPerRequest(server.pid, result.requests)}`,
+      );
+    } else {
+      throw new Error(`unknown mode ${mode}: read, send or bare`);
+    }
+  } finally {
+    await server.stop();
+  }
+  if (values['cpu-prof'] !== undefined) printProfile(values['cpu-prof'], window.from, window.to);
+}
+
+await main();
