@@ -51,3 +51,18 @@ export const BTC_TX_NOT_PROCESSED_HEIGHT = -1n;
 
 /** bitcoinj RegTestParams p2shHeader: P2SH addresses start with '2'. */
 export const BTC_REGTEST_P2SH_VERSION = 196;
+
+/** 1 satoshi = 10^10 wei (co.rsk.core.Coin.fromBitcoin / toBitcoin). */
+export const WEIS_PER_SATOSHI = 10_000_000_000n;
+
+/** constants/BridgeRegTestConstants.java minimumPegoutTxValue (RSKIP219, inclusive), satoshis. */
+export const MINIMUM_PEGOUT_TX_VALUE_SATOSHIS = 250_000n;
+
+/** BridgeConstants minimumPegoutValuePercentageToReceiveAfterFee: the gap added to the fee-based minimum. */
+export const PEGOUT_FEE_GAP_PERCENT = 20n;
+
+/** BridgeRegTestConstants numberOfBlocksBetweenPegouts: RSK blocks between two batches. */
+export const PEGOUT_BATCH_INTERVAL_BLOCKS = 50n;
+
+/** BridgeRegTestConstants rsk2BtcMinimumAcceptableConfirmations: RSK blocks before a batch may be signed. */
+export const PEGOUT_RSK_CONFIRMATIONS = 3n;

@@ -10,6 +10,7 @@ import type { NativeCall } from '../types.js';
 import type { BridgeLog } from './events.js';
 import type { BridgeBtcSource } from './state.js';
 import type { BridgeStorage } from './storage.js';
+import { PEGOUT_HANDLERS } from './pegout.js';
 
 export interface BridgeContext {
   call: NativeCall;
@@ -26,4 +27,4 @@ export type BridgeHandlerResult = { values: AbiValue[] } | { fail: string };
 export type BridgeHandler = (context: BridgeContext) => Promise<BridgeHandlerResult>;
 
 /** Every handler, by method name. Each area of the peg adds its own map here. */
-export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {};
+export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = { ...PEGOUT_HANDLERS };

@@ -18,9 +18,7 @@ export type Behaviour =
   /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
   | { kind: 'receive-header' }
   /** Answered by BRIDGE_HANDLERS[name] (handlers.ts), with the Bridge's storage. */
-  | { kind: 'handler' }
-  /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
-  | { kind: 'not-emulated' };
+  | { kind: 'handler' };
 
 export interface BridgeMethod {
   name: string;
@@ -37,7 +35,7 @@ export interface BridgeMethod {
 
 const READ = { kind: 'read' } as const;
 const FED_ONLY = { kind: 'federation-only' } as const;
-const NOT_EMULATED = { kind: 'not-emulated' } as const;
+const HANDLER = { kind: 'handler' } as const;
 /** WhitelistResponseCode / FeePerKbResponseCode / FederationChangeResponseCode UNAUTHORIZED_CALLER. */
 const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
 
@@ -78,15 +76,19 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
   m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
-  m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, READ),
-  m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, READ),
-  m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, READ),
+  // The peg-out's getters read the Bridge's storage (pegout.ts).
+  m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, HANDLER),
+  // RSKIP540 (Vetiver).
+  m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
 
   // State-changing methods: not emulated, they answer as for a caller without authority.
   m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
   m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
-  m('updateCollections', [], [], 48_000, false, false, FED_ONLY),
-  m('addSignature', [], [], 70_000, false, false, FED_ONLY), // inputs (bytes,bytes[],bytes): DYNAMIC_SELECTORS
+  // The peg-out (pegout.ts): federation-only as rskj checks it.
+  m('updateCollections', [], [], 48_000, false, false, HANDLER),
+  m('addSignature', ['bytes', 'bytes[]', 'bytes'], [], 70_000, false, false, HANDLER),
   m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
   m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
   m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
@@ -97,7 +99,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('commitFederation', ['bytes'], ['int256'], 38_000, false, false, UNAUTHORISED_10),
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
   m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
-  m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
+  // Bridge.parseData: empty call data is releaseBtc (a peg-out request, pegout.ts).
+  m('releaseBtc', [], [], 23_000, false, false, HANDLER),
   m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),
 ];
 
@@ -109,7 +112,6 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
  */
 export const DYNAMIC_SELECTORS: Record<string, string> = {
   receiveHeaders: 'receiveHeaders(bytes[])',
-  addSignature: 'addSignature(bytes,bytes[],bytes)',
 };
 export const RECEIVE_HEADERS_BASE_COST = 25_000n;
 

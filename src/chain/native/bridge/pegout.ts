@@ -1,0 +1,300 @@
+/**
+ * The peg-out, as rskj master's Bridge does it on regtest (P/BridgeSupport.java, read at d987a4c):
+ * a request (RBTC sent to the Bridge with empty data: releaseBtc / requestRelease), the batch
+ * (updateCollections: processPegoutRequests, processConfirmedPegouts), the federators' signatures
+ * (addSignature: addReleaseSignatures / processSigning), and the getters that read the queue.
+ * Storage in pegout-store.ts, the Bitcoin transaction in release-tx.ts.
+ */
+import { Account, Address } from '@ethereumjs/util';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { CompactSize, p2pkh } from '@scure/btc-signer';
+import { BRIDGE_ADDRESS } from '../../base/addresses.js';
+import { sha256d } from '../../base/bytes.js';
+import { reversed } from '../../bitcoin/encoding.js';
+import { REGTEST_NETWORK } from '../../btc-chain/constants.js';
+import type { AbiValue } from '../abi.js';
+import type { NativeCall } from '../types.js';
+import { GENESIS_FEE_PER_KB_SATOSHIS, MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, PEGOUT_FEE_GAP_PERCENT, PEGOUT_BATCH_INTERVAL_BLOCKS, PEGOUT_RSK_CONFIRMATIONS, WEIS_PER_SATOSHI } from './constants.js';
+import { bridgeLog } from './events.js';
+import type { Federation } from './federation.js';
+import { activeFederation, estimatedFeesForNextPegOutEvent, segwitPegoutTxSize } from './getters.js';
+import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handlers.js';
+import {
+  readNextPegoutHeight,
+  readPegoutQueue,
+  readWaitingForConfirmations,
+  readWaitingForSignatures,
+  writeNextPegoutHeight,
+  writePegoutQueue,
+  writeWaitingForConfirmations,
+  writeWaitingForSignatures,
+  type PegoutRequest,
+} from './pegout-store.js';
+import { buildReleaseTx, releaseSighashes, signedReleaseTx, type ReleaseBuild, type ReleaseRecipient } from './release-tx.js';
+import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
+
+/** RejectedPegoutReason (P/pegout/RejectedPegoutReason.java). */
+const LOW_AMOUNT = 1n;
+const CALLER_CONTRACT = 2n;
+const FEE_ABOVE_VALUE = 3n;
+
+/**
+ * BridgeSupport.getEstimatedFeesFromPegoutTransactionSimulation: the recipient of the simulated
+ * extra peg-out, P2PKH of this fixed public key.
+ */
+const SIMULATION_RECIPIENT = p2pkh(secp256k1.Point.fromHex('0329f519f8d13a7e3dd35fa5c2480c6bf6c0489da40081e8311a91813492083953').toBytes(true), REGTEST_NETWORK);
+
+/** An updateCollections run outside a transaction (eth_call) has no tx hash; its writes are discarded anyway. */
+const NO_TX_HASH = new Uint8Array(32);
+
+const ok = (values: AbiValue[] = []): BridgeHandlerResult => ({ values });
+
+/** The RSK address of a public key (compressed or not): the last 20 bytes of keccak256 of the uncompressed point. */
+function rskAddressOf(publicKey: Uint8Array): Uint8Array {
+  return keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).subarray(1)).subarray(12);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** BridgeUtils.isFromFederateMember: the caller is the RSK address of a member (regtest: RSK key = BTC key). */
+function federatorIndexOfCaller(federation: Federation, caller: Uint8Array): number {
+  return federation.members.findIndex((key) => sameBytes(rskAddressOf(key), caller));
+}
+
+/** rskRepository.transfer(from, to, value). */
+async function transfer(call: NativeCall, from: Uint8Array, to: Uint8Array, value: bigint): Promise<void> {
+  const fromAddress = new Address(from);
+  const toAddress = new Address(to);
+  const source = await call.state.getAccount(fromAddress);
+  if (source === undefined || source.balance < value) throw new Error('Bridge transfer: insufficient balance');
+  source.balance -= value;
+  await call.state.putAccount(fromAddress, source);
+  const target = (await call.state.getAccount(toAddress)) ?? new Account();
+  target.balance += value;
+  await call.state.putAccount(toAddress, target);
+}
+
+/**
+ * BridgeSupport.requestRelease's minimum (RSKIP219): max(minimumPegoutTxValue, fee of a 2-input
+ * 2-output peg-out plus the 20 % gap); which of the two wins decides the rejection reason.
+ */
+export function pegoutMinimum(federation: Federation, feePerKb: bigint): { minimum: bigint; feeWins: boolean } {
+  let forFee = (feePerKb * BigInt(segwitPegoutTxSize(federation, 2, 2))) / 1000n;
+  forFee += (forFee * PEGOUT_FEE_GAP_PERCENT) / 100n;
+  return forFee > MINIMUM_PEGOUT_TX_VALUE_SATOSHIS ? { minimum: forFee, feeWins: true } : { minimum: MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, feeWins: false };
+}
+
+/**
+ * Bridge.releaseBtc -> BridgeSupport.releaseBtc / requestRelease. `isContractTx` is rskj's test for
+ * an internal transaction: here a Bridge frame below the transaction's own (depth > 0).
+ */
+const releaseBtc: BridgeHandler = async ({ call, storage, logs }) => {
+  const value = call.value;
+  if (call.depth > 0) {
+    // RSKIP185: the value stays in the Bridge.
+    logs.push(bridgeLog('release_request_rejected', [call.caller], [value, CALLER_CONTRACT]));
+    return ok();
+  }
+  const federation = activeFederation();
+  const satoshis = value / WEIS_PER_SATOSHI; // co.rsk.core.Coin.toBitcoin truncates
+  const { minimum, feeWins } = pegoutMinimum(federation, GENESIS_FEE_PER_KB_SATOSHIS);
+  if (satoshis < minimum) {
+    // refundAndEmitRejectEvent: RSKIP427 refunds the wei as sent.
+    await transfer(call, BRIDGE_ADDRESS, call.caller, value);
+    logs.push(bridgeLog('release_request_rejected', [call.caller], [value, feeWins ? FEE_ABOVE_VALUE : LOW_AMOUNT]));
+    return ok();
+  }
+  // BridgeUtils.recoverBtcAddressFromEthTransaction: P2PKH of the signature's compressed key.
+  // eth_call / eth_estimateGas sign nothing; their effects are discarded, so any key will do.
+  const signer = call.tx === undefined ? federation.members[0]! : call.tx.signerPublicKey;
+  if (signer === undefined) return { fail: 'releaseBtc: an impersonated transaction has no signature to derive the BTC destination from' };
+  const destination = p2pkh(signer, REGTEST_NETWORK);
+  const queue = await readPegoutQueue(storage);
+  queue.push({ script: destination.script, amount: satoshis, rskTxHash: call.tx?.hash ?? NO_TX_HASH });
+  await writePegoutQueue(storage, queue);
+  logs.push(bridgeLog('release_request_received', [call.caller], [destination.address!, value]));
+  return ok();
+};
+
+function recipientsOf(queue: readonly PegoutRequest[]): ReleaseRecipient[] {
+  return queue.map((r) => ({ script: r.script, amount: r.amount }));
+}
+
+/** UtxoUtils.encodeOutpointValues (RSKIP428): each value as a Bitcoin VarInt. */
+function encodeOutpointValues(values: readonly bigint[]): Uint8Array {
+  const parts = values.map((v) => CompactSize.encode(v));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/** BridgeSupport.processPegoutsInBatch (RSKIP271). */
+async function processPegoutRequests({ call, storage, logs }: BridgeContext, rskTxHash: Uint8Array): Promise<void> {
+  const blockNumber = call.block.number;
+  if (blockNumber < (await readNextPegoutHeight(storage))) return;
+  const queue = await readPegoutQueue(storage);
+  const utxos = await readFederationUtxos(storage);
+  const total = queue.reduce((sum, r) => sum + r.amount, 0n);
+  if (utxos.reduce((sum, u) => sum + u.value, 0n) < total) return; // wallet balance below the queue: wait
+  if (queue.length > 0) {
+    const build: ReleaseBuild = buildReleaseTx(activeFederation(), utxos, recipientsOf(queue), GENESIS_FEE_PER_KB_SATOSHIS);
+    if ('error' in build) return; // "Couldn't build a pegout BTC tx": the requests stay queued
+    const { tx } = build;
+    // settleReleaseRequest: spent UTXOs out, the batch waits for confirmations, the events.
+    await writeFederationUtxos(storage, utxos.filter((u) => !tx.spent.includes(u)));
+    const outpointValues = tx.spent.map((u) => u.value);
+    const waiting = await readWaitingForConfirmations(storage);
+    waiting.push({ unsigned: tx.unsigned, outpointValues, blockNumber, rskTxHash });
+    await writeWaitingForConfirmations(storage, waiting);
+    logs.push(bridgeLog('release_requested', [rskTxHash, tx.txid], [total]));
+    logs.push(bridgeLog('pegout_transaction_created', [tx.txid], [encodeOutpointValues(outpointValues)]));
+    await writePegoutQueue(storage, []);
+    const hashes = new Uint8Array(32 * queue.length);
+    queue.forEach((r, i) => hashes.set(r.rskTxHash, 32 * i));
+    logs.push(bridgeLog('batch_pegout_created', [tx.txid], [hashes]));
+  }
+  await writeNextPegoutHeight(storage, blockNumber + PEGOUT_BATCH_INTERVAL_BLOCKS);
+}
+
+/**
+ * BridgeSupport.processConfirmedPegouts: one batch with enough RSK confirmations moves to the
+ * waiting-for-signatures map, keyed by its creation tx hash (RSKIP375). Returns rskj's
+ * IllegalStateException message when that key is taken.
+ */
+async function processConfirmedPegouts({ call, storage, logs }: BridgeContext): Promise<string | undefined> {
+  const waiting = await readWaitingForConfirmations(storage);
+  const index = waiting.findIndex((e) => call.block.number - e.blockNumber >= PEGOUT_RSK_CONFIRMATIONS);
+  if (index < 0) return undefined;
+  const entry = waiting[index]!;
+  const signing = await readWaitingForSignatures(storage);
+  if (signing.some((s) => sameBytes(s.rskTxHash, entry.rskTxHash))) {
+    return 'An entry for the given rskTxHash already exists. Entry overriding is not allowed for pegoutsWaitingForSignatures map.';
+  }
+  signing.push({ rskTxHash: entry.rskTxHash, unsigned: entry.unsigned, outpointValues: entry.outpointValues, signatures: entry.outpointValues.map(() => []) });
+  await writeWaitingForSignatures(storage, signing);
+  waiting.splice(index, 1);
+  await writeWaitingForConfirmations(storage, waiting);
+  const txid = reversed(sha256d(entry.unsigned)); // the unsigned serialization has no witness: it hashes to the txid
+  logs.push(bridgeLog('pegout_confirmed', [txid], [entry.blockNumber]));
+  return undefined;
+}
+
+const NOT_A_FEDERATOR = (name: string) =>
+  `The sender is not a member of the active, retiring, or proposed federations and is therefore not authorized to call the function: '${name}'`;
+
+/** Bridge.updateCollections (activeAndRetiringFederationOnly) -> BridgeSupport.updateCollections. */
+const updateCollections: BridgeHandler = async (context) => {
+  const { call, logs } = context;
+  if (federatorIndexOfCaller(activeFederation(), call.caller) < 0) {
+    return { fail: "The sender is not a member of the active or retiring federations and is therefore not authorized to invoke the function: 'updateCollections'" };
+  }
+  logs.push(bridgeLog('update_collections', [], [call.caller]));
+  await processPegoutRequests(context, call.tx?.hash ?? NO_TX_HASH);
+  const failure = await processConfirmedPegouts(context);
+  return failure === undefined ? ok() : { fail: `Exception onBlock: ${failure}` };
+};
+
+/** BtcECKey.ECDSASignature.decodeFromDER: a parsable DER signature (S above n/2 is not refused here). */
+function decodesAsDer(der: Uint8Array): boolean {
+  try {
+    secp256k1.Signature.fromBytes(der, 'der');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a DER signature verifies for `digest` and `publicKey`; low S required (TransactionSignature.isCanonical after RSKIP's BIP66/62 rules). */
+function verifies(der: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean {
+  try {
+    return secp256k1.verify(der, digest, publicKey, { prehash: false, format: 'der', lowS: true });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Bridge.addSignature (activeRetiringAndProposedFederationOnly; argument checks that throw) ->
+ * BridgeSupport.addSignature / addReleaseSignatures (checks that return silently).
+ */
+const addSignature: BridgeHandler = async ({ call, args, storage, logs }) => {
+  const federation = activeFederation();
+  if (federatorIndexOfCaller(federation, call.caller) < 0) return { fail: NOT_A_FEDERATOR('addSignature') };
+  const [publicKey, signatures, rskTxHash] = args as [Uint8Array, Uint8Array[], Uint8Array];
+  try {
+    secp256k1.Point.fromBytes(publicKey);
+  } catch {
+    return { fail: 'Public key could not be parsed' };
+  }
+  if (signatures.length === 0) return { fail: 'Signatures array is empty' };
+  if (!signatures.every(decodesAsDer)) return { fail: 'Signature could not be parsed' };
+  if (rskTxHash.length !== 32) return { fail: 'Invalid rsk tx hash' };
+
+  const signing = await readWaitingForSignatures(storage);
+  const entry = signing.find((s) => sameBytes(s.rskTxHash, rskTxHash));
+  if (entry === undefined) return ok(); // "No tx waiting for signature for hash …. Probably fully signed already."
+  if (signatures.length !== entry.outpointValues.length) return ok(); // areSignaturesEnoughToSignAllTxInputs
+  const compressed = secp256k1.Point.fromBytes(publicKey).toBytes(true);
+  const keyIndex = federation.members.findIndex((k) => sameBytes(k, compressed));
+  if (keyIndex < 0) return ok(); // "does not belong to any of the federators"
+  const sighashes = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
+  if (!signatures.every((der, i) => verifies(der, sighashes[i]!, compressed))) return ok(); // processSigning: SignatureException
+
+  // BridgeSupport.sign: stops at the first input this federator already signed.
+  let signed = false;
+  for (let i = 0; i < entry.signatures.length; i++) {
+    const input = entry.signatures[i]!;
+    if (input.some((s) => s.keyIndex === keyIndex)) break;
+    input.push({ keyIndex, der: signatures[i]! });
+    input.sort((a, b) => a.keyIndex - b.keyIndex);
+    signed = true;
+  }
+  if (signed) logs.push(bridgeLog('add_signature', [rskTxHash, rskAddressOf(compressed)], [compressed]));
+
+  const complete = entry.signatures.every((input) => input.length >= federation.threshold);
+  if (complete) {
+    const sigs = entry.signatures.map((input) => input.slice(0, federation.threshold).map((s) => s.der));
+    logs.push(bridgeLog('release_btc', [rskTxHash], [signedReleaseTx(entry.unsigned, federation.redeemScript, sigs)]));
+    await writeWaitingForSignatures(storage, signing.filter((s) => s !== entry));
+  } else if (signed) {
+    await writeWaitingForSignatures(storage, signing);
+  }
+  return ok();
+};
+
+/** BridgeSupport.getEstimatedFeesFromPegoutTransactionSimulation: the fee of the queue plus one peg-out of `amount`. */
+async function simulatedFee(storage: BridgeContext['storage'], amount: bigint): Promise<bigint | undefined> {
+  const queue = await readPegoutQueue(storage);
+  const recipients = [...recipientsOf(queue), { script: SIMULATION_RECIPIENT.script, amount }];
+  const build = buildReleaseTx(activeFederation(), await readFederationUtxos(storage), recipients, GENESIS_FEE_PER_KB_SATOSHIS);
+  return 'error' in build ? undefined : build.tx.fee;
+}
+
+export const PEGOUT_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
+  releaseBtc,
+  updateCollections,
+  addSignature,
+  getQueuedPegoutsCount: async ({ storage }) => ok([BigInt((await readPegoutQueue(storage)).length)]),
+  getNextPegoutCreationBlockNumber: async ({ storage }) => ok([await readNextPegoutHeight(storage)]),
+  // RSKIP305 + RSKIP540: simulate the queue plus a minimum peg-out; without the UTXOs for it, the size formula.
+  getEstimatedFeesForNextPegOutEvent: async ({ storage }) => {
+    const fee = await simulatedFee(storage, MINIMUM_PEGOUT_TX_VALUE_SATOSHIS);
+    if (fee !== undefined) return ok([fee]);
+    const queued = (await readPegoutQueue(storage)).length;
+    return ok([estimatedFeesForNextPegOutEvent(queued, GENESIS_FEE_PER_KB_SATOSHIS, activeFederation())]);
+  },
+  // RSKIP540: throws below the minimum peg-out or when the simulation cannot be built.
+  getEstimatedFeesForPegOutAmount: async ({ args, storage }) => {
+    const amount = (args[0] as bigint) / WEIS_PER_SATOSHI;
+    if (amount < MINIMUM_PEGOUT_TX_VALUE_SATOSHIS) return { fail: `Peg-out amount ${amount} is below the minimum peg-out value ${MINIMUM_PEGOUT_TX_VALUE_SATOSHIS}` };
+    const fee = await simulatedFee(storage, amount);
+    return fee === undefined ? { fail: 'Cannot simulate peg-out btc transaction' } : ok([fee]);
+  },
+};
