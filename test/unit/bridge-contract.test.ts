@@ -116,7 +116,7 @@ describe('Bridge read methods (rskj regtest values)', () => {
 
   it('eth_bridgeState reads the same state as getBtcBlockchainBestChainHeight', async () => {
     const height = (await read('getBtcBlockchainBestChainHeight')).value as bigint;
-    expect(bridgeStateView(0)).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: Number(height) });
+    expect(await bridgeStateView(new MerkleStateManager(), 0)).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: Number(height) });
   });
 });
 

@@ -48,9 +48,9 @@ export function segwitPegoutTxSize(federation: Federation, inputs: number, outpu
 }
 
 /**
- * BridgeSupport.getEstimatedFeesForNextPegOutEvent with RSKIP271/305/385 active: the peg-out
- * simulation needs federation UTXOs, which a devnode never has, so rskj falls back to
- * getEstimatedFeesFromInputsAndOutputsCount: (queued + 2) outputs, 2 inputs, feePerKb x size / 1000.
+ * BridgeSupport.getEstimatedFeesFromInputsAndOutputsCount, getEstimatedFeesForNextPegOutEvent's
+ * fallback when the federation's UTXOs cannot pay the simulated batch (pegout.ts):
+ * (queued + 2) outputs, 2 inputs, feePerKb x size / 1000.
  */
 export function estimatedFeesForNextPegOutEvent(queuedPegouts: number, feePerKb: bigint, federation: Federation): bigint {
   const size = segwitPegoutTxSize(federation, 2, queuedPegouts + 2);
@@ -122,9 +122,4 @@ export const GETTERS: Record<string, Getter> = {
     return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.get(h) ?? BTC_TX_NOT_PROCESSED_HEIGHT];
   },
   getActivePowpegRedeemScript: () => [activeFederation().redeemScript],
-  getNextPegoutCreationBlockNumber: () => [emulatedBridgeState().nextPegoutHeight],
-  getQueuedPegoutsCount: () => [BigInt(emulatedBridgeState().queuedPegouts)],
-  getEstimatedFeesForNextPegOutEvent: () => [
-    estimatedFeesForNextPegOutEvent(emulatedBridgeState().queuedPegouts, GENESIS_FEE_PER_KB_SATOSHIS, activeFederation()),
-  ],
 };
