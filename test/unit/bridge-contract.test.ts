@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { Interface } from 'ethers';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
 import * as btc from '@scure/btc-signer';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { bridgeContract } from '../../src/chain/native/bridge/index.js';
@@ -31,7 +32,8 @@ function nativeCall(data: string, over: Partial<NativeCall> = {}): NativeCall {
     localCall: false,
     block: { number: 1n, timestamp: 1n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 7_500_000n, difficulty: 1n },
     headerAt: async () => undefined,
-    state: undefined as never,
+    // An empty state: the Bridge's storage reads as empty (no peg-in processed).
+    state: new MerkleStateManager(),
     ...over,
   } as NativeCall;
 }
@@ -142,7 +144,7 @@ describe('Bridge errors as rskj has them', () => {
   });
 
   it('a mined transaction calling a failing method fails as an exception (whole gas, not a revert)', async () => {
-    const data = iface.encodeFunctionData('registerBtcTransaction', ['0x01', 1, '0x02']);
+    const data = iface.encodeFunctionData('increaseLockingCap', [0]); // a cap <= 0 throws
     const r = await bridgeContract.call(nativeCall(data, { localCall: false, gasLimit: 200_000n }));
     expect(r).toEqual({ returnValue: new Uint8Array(0), gasUsed: 200_000n, error: 'failure' });
   });

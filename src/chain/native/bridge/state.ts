@@ -3,8 +3,9 @@
  * both the Bridge's read methods (src/chain/native/bridge) and eth_bridgeState read.
  *
  * The Bridge's BTC header chain is the network's Bitcoin regtest chain (btc-chain/), followed
- * block for block as a federation that feeds every header at once would keep it. The rest never
- * changes on a devnode: no peg-in processed, no peg-out queued or waiting for signatures.
+ * block for block as a federation that feeds every header at once would keep it. What the peg
+ * writes lives in the Bridge's storage (storage.ts: processed peg-ins in processed.ts, federation
+ * UTXOs in utxos.ts); the peg-out fields below stay constant until peg-out moves them there.
  */
 import { genesisBlock } from '../../btc-chain/block.js';
 import type { NativeBtcChain } from '../types.js';
@@ -29,8 +30,6 @@ export const GENESIS_ONLY_BTC: BridgeBtcSource = {
 };
 
 export interface EmulatedBridgeState {
-  /** BridgeStorageProvider btcTxHashesAlreadyProcessed: BTC tx hash (display hex) -> RSK height. */
-  btcTxHashesProcessed: ReadonlyMap<string, bigint>;
   /** ReleaseRequestQueue size (peg-outs waiting to be batched). */
   queuedPegouts: number;
   /** BridgeStorageProvider nextPegoutHeight (absent -> 0, BridgeSupport.getNextPegoutCreationBlockNumber). */
@@ -40,7 +39,6 @@ export interface EmulatedBridgeState {
 }
 
 const EMULATED: EmulatedBridgeState = Object.freeze({
-  btcTxHashesProcessed: new Map<string, bigint>(),
   queuedPegouts: 0,
   nextPegoutHeight: 0n,
   pegoutsWaitingForSignatures: Object.freeze([]),
