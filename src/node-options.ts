@@ -21,6 +21,11 @@ export interface NodeOptions {
   /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
   mining?: boolean;
   /**
+   * false (`--no-auto-pegin`): the node's federation does not register confirmed peg-ins itself;
+   * a test calls registerBtcTransaction (public since RSKIP199). Default true.
+   */
+  autoPegin?: boolean;
+  /**
    * 'external' (`--miner external`): the node never mines by itself (no automine, no interval
    * mining); blocks come from merged miners through mnr_submitBitcoinBlock* and from evm_mine.
    */

@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP } from '@ethereumjs/util';
+import { KECCAK256_RLP, createAddressFromString, Address as EthAddress } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
@@ -46,6 +46,11 @@ import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import { BtcChain } from './btc-chain/btc-chain.js';
 import { BtcSide } from './btc.js';
+import { FederationDutyRunner } from './federation-duty.js';
+import { PEGIN_DUTY } from './pegin-duty.js';
+import { FEDERATORS } from './keys/federators.js';
+import { BridgeStorage } from './native/bridge/storage.js';
+import { BRIDGE_ADDRESS } from './base/addresses.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
@@ -91,6 +96,11 @@ export interface ChainOptions {
    * transactions up to there are read from it on demand (fork-base.ts, fork/).
    */
   fork?: ForkOptions;
+  /**
+   * The node's federation registers confirmed peg-ins itself, as the PowPeg nodes do (default
+   * true; false, `--no-auto-pegin`: registerBtcTransaction is left to the caller).
+   */
+  autoPegin?: boolean;
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -164,7 +174,17 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
-    this.btc = new BtcSide(this.parts);
+    const federation = new FederationDutyRunner(
+      options.autoPegin === false ? [] : [PEGIN_DUTY],
+      {
+        btc,
+        bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
+        sendToBridge: (data, federator = FEDERATORS[0]!) =>
+          this.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
+      },
+      (duty, err) => (options.onBackgroundError ?? (() => undefined))(new Error(`federation duty "${duty}" failed: ${(err as Error).message}`, { cause: err })),
+    );
+    this.btc = new BtcSide(this.parts, (blocks) => federation.run({ kind: 'btcBlocks', blocks }));
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -546,4 +566,15 @@ async function loadHeadBlock(store: ChainStore, execution: Execution, options: C
   });
   await store.commitBlock(genesis, blockReceipts(genesis, []));
   return genesis;
+}
+
+const BRIDGE = new EthAddress(BRIDGE_ADDRESS);
+
+/**
+ * The gas limit of a federation transaction to the Bridge: 100,000 covers the intrinsic 21,000
+ * and the largest fixed method cost (22,000), and 20 per byte covers calldata (16) plus the
+ * Bridge's data cost (2). The federator pays only what is used.
+ */
+function federationTxGas(data: Uint8Array): bigint {
+  return 100_000n + 20n * BigInt(data.length);
 }

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { Interface } from 'ethers';
+import { MerkleStateManager } from '@ethereumjs/statemanager';
 import * as btc from '@scure/btc-signer';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { bridgeContract } from '../../src/chain/native/bridge/index.js';
@@ -9,7 +10,6 @@ import { BRIDGE_METHODS } from '../../src/chain/native/bridge/methods.js';
 import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js';
 import { bridgeStateView } from '../../src/chain/native/bridge/state.js';
 import type { NativeCall } from '../../src/chain/native/types.js';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
 
 const require = createRequire(import.meta.url);
 const { abi } = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
@@ -32,6 +32,7 @@ function nativeCall(data: string, over: Partial<NativeCall> = {}): NativeCall {
     localCall: false,
     block: { number: 1n, timestamp: 1n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 7_500_000n, difficulty: 1n },
     headerAt: async () => undefined,
+    // An empty state: the Bridge's storage reads as empty (no peg-in processed).
     state: new MerkleStateManager(),
     ...over,
   } as NativeCall;
@@ -145,7 +146,7 @@ describe('Bridge errors as rskj has them', () => {
   });
 
   it('a mined transaction calling a failing method fails as an exception (whole gas, not a revert)', async () => {
-    const data = iface.encodeFunctionData('registerBtcTransaction', ['0x01', 1, '0x02']);
+    const data = iface.encodeFunctionData('increaseLockingCap', [0]); // a cap <= 0 throws
     const r = await bridgeContract.call(nativeCall(data, { localCall: false, gasLimit: 200_000n }));
     expect(r).toEqual({ returnValue: new Uint8Array(0), gasUsed: 200_000n, error: 'failure' });
   });

@@ -31,6 +31,8 @@ const OP_ENDIF = 0x68;
 const OP_DROP = 0x75;
 const OP_CHECKMULTISIG = 0xae;
 const OP_CHECKSEQUENCEVERIFY = 0xb2;
+const OP_HASH160 = 0xa9;
+const OP_EQUAL = 0x87;
 
 export type FederationKeyType = 'btc' | 'rsk' | 'mst';
 
@@ -103,6 +105,12 @@ export function p2shP2wshAddress(redeemScript: Uint8Array, version = BTC_REGTEST
   const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(redeemScript));
   const scriptHash = ripemd160(sha256(witnessScript));
   return base58check.encode(concatBytes(Uint8Array.of(version), scriptHash));
+}
+
+/** OP_HASH160 <20> OP_EQUAL: the P2SH output script paying a federation (what peg-ins pay). */
+export function federationOutputScript(federation: Federation): Uint8Array {
+  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(federation.redeemScript));
+  return concatBytes(Uint8Array.of(OP_HASH160, 20), ripemd160(sha256(witnessScript)), Uint8Array.of(OP_EQUAL));
 }
 
 function buildGenesisFederation(): Federation {

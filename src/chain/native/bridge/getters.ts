@@ -3,9 +3,8 @@
  * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
-import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource, emulatedBridgeState } from './state.js';
+import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource } from './state.js';
 import {
-  BTC_TX_NOT_PROCESSED_HEIGHT,
   GENESIS_FEE_PER_KB_SATOSHIS,
   INITIAL_LOCKING_CAP_SATOSHIS,
   MINIMUM_PEGIN_TX_VALUE_SATOSHIS,
@@ -22,11 +21,6 @@ import { btcTransactionConfirmations } from './confirmations.js';
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
   return GENESIS_FEDERATION;
-}
-
-/** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits (Guava base16().lowerCase()). */
-function parseBtcTxHash(hash: string): string | undefined {
-  return /^[0-9a-f]{64}$/.test(hash) ? hash : undefined;
 }
 
 function varIntSize(n: number): number {
@@ -112,14 +106,6 @@ export const GETTERS: Record<string, Getter> = {
   getBtcTransactionConfirmations: (args, btc) => {
     const answer = btcTransactionConfirmations(args, btc);
     return answer === undefined ? undefined : [answer];
-  },
-  isBtcTxHashAlreadyProcessed: ([hash]) => {
-    const h = parseBtcTxHash(hash as string);
-    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.has(h)];
-  },
-  getBtcTxHashProcessedHeight: ([hash]) => {
-    const h = parseBtcTxHash(hash as string);
-    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.get(h) ?? BTC_TX_NOT_PROCESSED_HEIGHT];
   },
   getActivePowpegRedeemScript: () => [activeFederation().redeemScript],
 };

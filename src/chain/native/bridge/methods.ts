@@ -73,8 +73,11 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getBtcBlockchainParentBlockHeaderByHash', ['bytes32'], ['bytes'], 4_900, false, true, READ),
   // RSKIP122: its cost depends on the block's depth and the branch (confirmations.ts confirmationsCost).
   m('getBtcTransactionConfirmations', ['bytes32', 'bytes32', 'uint256', 'bytes32[]'], ['int256'], 27_000, false, true, READ),
-  m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
-  m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
+  // Read the Bridge's storage (pegin.ts): handlers, since storage reads are async.
+  m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, HANDLER),
+  m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, HANDLER),
+  // RSKIP143: BridgeMethods HAS_BTC_BLOCK_COINBASE_TRANSACTION_INFORMATION, fixedCost 5,000, open to contracts.
+  m('hasBtcBlockCoinbaseTransactionInformation', ['bytes32'], ['bool'], 5_000, false, true, HANDLER),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
   // The peg-out's getters read the Bridge's storage (pegout.ts).
   m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, HANDLER),
@@ -84,7 +87,10 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
 
   // State-changing methods: not emulated, they answer as for a caller without authority.
-  m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
+  // Public since RSKIP199 (Bridge.registerBtcTransactionIsPublic); peg-in (pegin.ts).
+  m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, HANDLER),
+  // RSKIP143: BridgeMethods REGISTER_BTC_COINBASE_TRANSACTION, fixedCost 10,000, any caller.
+  m('registerBtcCoinbaseTransaction', ['bytes', 'bytes32', 'bytes', 'bytes32', 'bytes32'], [], 10_000, false, false, HANDLER),
   m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
   // The peg-out (pegout.ts): federation-only as rskj checks it.
   m('updateCollections', [], [], 48_000, false, false, HANDLER),

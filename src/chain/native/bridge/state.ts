@@ -3,8 +3,9 @@
  * both the Bridge's read methods (src/chain/native/bridge) and eth_bridgeState read.
  *
  * The Bridge's BTC header chain is the network's Bitcoin regtest chain (btc-chain/), followed
- * block for block as a federation that feeds every header at once would keep it. The peg-out's
- * collections live in the Bridge's storage (pegout-store.ts), which eth_bridgeState reads.
+ * block for block as a federation that feeds every header at once would keep it. What the peg
+ * writes lives in the Bridge's storage (storage.ts: processed peg-ins in processed.ts, federation
+ * UTXOs in utxos.ts, the peg-out's collections in pegout-store.ts, which eth_bridgeState reads).
  */
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { genesisBlock } from '../../btc-chain/block.js';
@@ -30,20 +31,6 @@ export const GENESIS_ONLY_BTC: BridgeBtcSource = {
   blockAt: (height) => (height === 0 ? GENESIS : undefined),
   blockByHash: (hash) => (GENESIS.hash.every((b, i) => b === hash[i]) && hash.length === 32 ? GENESIS : undefined),
 };
-
-export interface EmulatedBridgeState {
-  /** BridgeStorageProvider btcTxHashesAlreadyProcessed: BTC tx hash (display hex) -> RSK height. */
-  btcTxHashesProcessed: ReadonlyMap<string, bigint>;
-}
-
-const EMULATED: EmulatedBridgeState = Object.freeze({
-  btcTxHashesProcessed: new Map<string, bigint>(),
-});
-
-/** The Bridge's state. Constant on a devnode (see the module note); a function so it can grow. */
-export function emulatedBridgeState(): EmulatedBridgeState {
-  return EMULATED;
-}
 
 /** rskj BridgeState.stateToMap: the two fields eth_bridgeState returns. */
 export interface BridgeStateView {

@@ -1,0 +1,23 @@
+/**
+ * The types of the Bridge's handlers (handlers.ts), apart so that the modules defining handlers
+ * (pegin.ts, ...) and the table that gathers them import no cycle.
+ */
+import type { AbiValue } from '../abi.js';
+import type { NativeCall } from '../types.js';
+import type { BridgeLog } from './events.js';
+import type { BridgeBtcSource } from './state.js';
+import type { BridgeStorage } from './storage.js';
+
+export interface BridgeContext {
+  call: NativeCall;
+  args: AbiValue[];
+  storage: BridgeStorage;
+  btc: BridgeBtcSource;
+  /** Events to emit, in order; kept only when the call succeeds. */
+  logs: BridgeLog[];
+}
+
+/** `values`: the method's outputs to encode; `fail`: rskj's exception message (the call fails). */
+export type BridgeHandlerResult = { values: AbiValue[] } | { fail: string };
+
+export type BridgeHandler = (context: BridgeContext) => Promise<BridgeHandlerResult>;
