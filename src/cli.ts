@@ -28,6 +28,8 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --no-mining              manual mining: transactions wait in the pool until evm_mine
   --no-auto-pegin          the node's federation does not register confirmed peg-ins (BTC sent to
                            the federation address) itself: call registerBtcTransaction yourself
+  --no-auto-pegout         the node's federation does not batch, sign and release peg-outs itself:
+                           call updateCollections and addSignature with the federators' keys
   --miner internal|external  who mines (default internal: the node seals its own blocks).
                            external: only merged miners make blocks (mnr_getWork, then
                            mnr_submitBitcoinBlock*); evm_mine still mines one by hand
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
       'block-time': { type: 'string' },
       'no-mining': { type: 'boolean', default: false },
       'no-auto-pegin': { type: 'boolean', default: false },
+      'no-auto-pegout': { type: 'boolean', default: false },
       miner: { type: 'string' },
       profile: { type: 'string' },
       'keyless-network': { type: 'string' },
@@ -248,6 +251,7 @@ async function main(): Promise<void> {
     blockTime: positiveNumberFlag('block-time', values['block-time']),
     mining: !values['no-mining'],
     autoPegin: !values['no-auto-pegin'],
+    autoPegout: !values['no-auto-pegout'],
     miner: minerFlag(values.miner),
     profile: profileFlag(values.profile),
     keylessNetwork: keyless.parseKeylessFlag(values['keyless-network']),

@@ -297,6 +297,7 @@ async function openDatabases(
       failOnSend: options.profile === 'hardhat',
       blockGasLimit: options.blockGasLimit,
       autoPegin: options.autoPegin,
+      autoPegout: options.autoPegout,
       onBackgroundError: (err) => logger.error({ err, network }, 'background work failed (interval mining or a federation duty)'),
       wallet,
     });

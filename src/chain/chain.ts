@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP, createAddressFromString, Address as EthAddress } from '@ethereumjs/util';
+import { KECCAK256_RLP, createAddressFromString, equalsBytes, Address as EthAddress } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
@@ -47,6 +47,7 @@ import { StateTransfer } from './state-transfer.js';
 import { BtcChain } from './btc-chain/btc-chain.js';
 import { BtcSide } from './btc.js';
 import { FederationDutyRunner } from './federation-duty.js';
+import { pegoutDuty } from './pegout-duty.js';
 import { PEGIN_DUTY } from './pegin-duty.js';
 import { FEDERATORS } from './keys/federators.js';
 import { BridgeStorage } from './native/bridge/storage.js';
@@ -101,6 +102,12 @@ export interface ChainOptions {
    * true; false, `--no-auto-pegin`: registerBtcTransaction is left to the caller).
    */
   autoPegin?: boolean;
+  /**
+   * The node's federation carries peg-outs through itself (updateCollections, two addSignatures,
+   * the release mined on the Bitcoin chain; pegout-duty.ts), default true; false,
+   * `--no-auto-pegout`: the caller drives them with the federators' keys.
+   */
+  autoPegout?: boolean;
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -175,16 +182,26 @@ export class Chain {
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
     const federation = new FederationDutyRunner(
-      options.autoPegin === false ? [] : [PEGIN_DUTY],
+      [...(options.autoPegin === false ? [] : [PEGIN_DUTY]), ...(options.autoPegout === false ? [] : [pegoutDuty()])],
       {
         btc,
         bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
         sendToBridge: (data, federator = FEDERATORS[0]!) =>
           this.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
+        headNumber: () => this.head.header.number,
+        automine: () => this.isAutomine,
+        mineRsk: async () => void (await this.mine()),
+        submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
+        mineBtc: async (count) => void (await this.btc.mine(count)),
       },
       (duty, err) => (options.onBackgroundError ?? (() => undefined))(new Error(`federation duty "${duty}" failed: ${(err as Error).message}`, { cause: err })),
     );
     this.btc = new BtcSide(this.parts, (blocks) => federation.run({ kind: 'btcBlocks', blocks }));
+    // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
+    this.events.on('block', (_block, { receipts }) => {
+      const bridgeLogs = receipts.some((r) => r.logs.some((l) => equalsBytes(l.address, BRIDGE.bytes)));
+      void federation.run({ kind: 'rskBlock', bridgeLogs });
+    });
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 

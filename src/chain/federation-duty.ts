@@ -6,15 +6,18 @@
  * (btc_mine still answers its blocks, as bitcoind would whatever the federators do).
  *
  * Triggers: 'btcBlocks' after Bitcoin blocks are mined (the peg-in duty, pegin-duty.ts, registers
- * what reached its confirmations). Peg-out's duties (updateCollections, addSignature) plug in
- * beside it, with a trigger of their own if they need one.
+ * what reached its confirmations); 'rskBlock' after each RSK block (the peg-out duty,
+ * pegout-duty.ts: updateCollections, addSignature, the release on the Bitcoin chain).
  */
 import type { BtcBlock } from './btc-chain/block.js';
 import type { BtcChain } from './btc-chain/btc-chain.js';
 import type { BridgeStorage } from './native/bridge/storage.js';
 import type { NodeAccount } from './keys/accounts.js';
 
-export type FederationTrigger = { kind: 'btcBlocks'; blocks: readonly BtcBlock[] };
+export type FederationTrigger =
+  | { kind: 'btcBlocks'; blocks: readonly BtcBlock[] }
+  /** An RSK block was mined; `bridgeLogs`: it holds a log of the Bridge (pegout-duty.ts looks then). */
+  | { kind: 'rskBlock'; bridgeLogs: boolean };
 
 export interface FederationDutyContext {
   /** The network's Bitcoin chain (read it; the duty runs outside the chain's lock). */
@@ -26,6 +29,16 @@ export interface FederationDutyContext {
    * with automine, waits until it is mined. Resolves to the transaction's hash.
    */
   sendToBridge(data: Uint8Array, federator?: NodeAccount): Promise<Uint8Array>;
+  /** The number of the chain's head block. */
+  headNumber(): bigint;
+  /** Whether each transaction is mined as it arrives. */
+  automine(): boolean;
+  /** Mines one RSK block (empty unless the pool holds transactions). */
+  mineRsk(): Promise<void>;
+  /** Submits a raw Bitcoin transaction for the next Bitcoin block (btc_sendRawTransaction's checks). */
+  submitBtc(raw: Uint8Array): Promise<void>;
+  /** Mines `count` Bitcoin blocks, then runs the duties that follow them (as btc_mine does). */
+  mineBtc(count: number): Promise<void>;
 }
 
 export interface FederationDuty {

@@ -7,7 +7,7 @@
  * peg-in registers them).
  */
 import { createRequire } from 'node:module';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
@@ -56,14 +56,16 @@ let fed2: Wallet;
 let fed3: Wallet;
 let bridge: Contract;
 
-beforeEach(async () => {
-  t = await startTestNode();
+/** A node whose federation is driven by the test (autoPegout false) unless `auto`. */
+async function start(auto = false): Promise<void> {
+  t = await startTestNode({ autoPegout: auto });
   provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
   user = new Wallet(COW.privateKey, provider);
   fed2 = new Wallet(FED2, provider);
   fed3 = new Wallet(FED3, provider);
   bridge = new Contract(BRIDGE, bridgeAbi, provider);
-});
+}
+beforeEach(() => start());
 afterEach(async () => {
   provider?.destroy();
   await t?.close();
@@ -237,5 +239,65 @@ describe('peg-out', () => {
     const feeFor = new Contract(BRIDGE, amountAbi, provider);
     expect(await feeFor.getEstimatedFeesForPegOutAmount!(1_000_000n * WEI_PER_SAT)).toBe(oneOut);
     await expect(feeFor.getEstimatedFeesForPegOutAmount!(249_999n * WEI_PER_SAT)).rejects.toThrow();
+  });
+
+  it("is carried through by the node's federation on its own: a peg-out in seconds, the change back in the Bridge's UTXOs", async () => {
+    await t.close();
+    provider.destroy();
+    await start(true);
+    const utxo = await seedFederationUtxo(5_000_000);
+    const destination = p2pkh(secp256k1.getPublicKey(hexToBytes(COW.privateKey.slice(2)), true), REGTEST).address!;
+    const requested = 1_000_000n;
+    const request = await (await user.sendTransaction({ to: BRIDGE, value: requested * WEI_PER_SAT })).wait();
+    expect(eventNames(request)).toEqual(['release_request_received']);
+
+    const fee = (FEE_PER_KB * BigInt(segwitPegoutTxSize(GENESIS_FEDERATION, 1, 2))) / 1000n;
+    const coins = await vi.waitFor(
+      async () => {
+        const found: { txid: string; amount: number; confirmations: number }[] = await call(t.testnetUrl, 'btc_listUnspent', [destination]);
+        if (found.length === 0) throw new Error('not released yet');
+        return found;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(coins).toEqual([expect.objectContaining({ amount: Number(requested - fee), confirmations: 3 })]);
+    const releaseTxid = coins[0]!.txid;
+
+    // Every event of the lifecycle, in order, from the Bridge.
+    const logs = await provider.getLogs({ address: BRIDGE, fromBlock: request!.blockNumber });
+    // The seed (a faucet payment from a native P2WPKH) reached 3 confirmations with the release's
+    // blocks, and the peg-in duty registered it as rskj would: rejected, unrefundable (sender undetermined).
+    const seedTopic = `0x${utxo.txid}`;
+    expect(logs.filter((l) => l.topics[1] === seedTopic).map((l) => l.topics[0])).toEqual([
+      '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6',
+      '0x35be155c87e408cbbcb753dc12f95fc5a242a29460a3d7189e807e63d7c185a7',
+    ]);
+    const names = logs.filter((l) => l.topics[1] !== seedTopic).map((l) => EVENT_BY_TOPIC.get(l.topics[0] as never));
+    expect(names.filter((n) => n !== 'update_collections')).toEqual([
+      'release_request_received',
+      'release_requested',
+      'pegout_transaction_created',
+      'batch_pegout_created',
+      'pegout_confirmed',
+      'add_signature',
+      'add_signature',
+      'release_btc',
+    ]);
+    const released = logs.find((l) => l.topics[0] === TOPIC.release_btc)!;
+    const batchTx = logs.find((l) => l.topics[0] === TOPIC.release_requested)!.transactionHash;
+    expect(released.topics[1]).toBe(batchTx);
+    expect(logs.find((l) => l.topics[0] === TOPIC.pegout_confirmed)!.blockNumber - logs.find((l) => l.topics[0] === TOPIC.release_requested)!.blockNumber).toBeGreaterThanOrEqual(3);
+    expect(await bridge.getQueuedPegoutsCount!()).toBe(0n);
+    expect((await call(t.testnetUrl, 'eth_bridgeState')).rskTxsWaitingForSignatures).toEqual([]);
+
+    // The change came back to the federation and the peg-in duty registered it (a peg-out type tx).
+    const { readFederationUtxos } = await import('../../src/chain/native/bridge/utxos.js');
+    const recorded = await vi.waitFor(async () => {
+      const utxos = await readFederationUtxos(bridgeStorageOverRpc(t.testnetUrl));
+      if (utxos.some((u) => bytesToHex(u.txid) === utxo.txid)) throw new Error('the spent UTXO is still recorded');
+      if (!utxos.some((u) => bytesToHex(u.txid) === releaseTxid)) throw new Error('change not registered yet');
+      return utxos;
+    });
+    expect(recorded.map((u) => [bytesToHex(u.txid), u.value])).toEqual([[releaseTxid, 5_000_000n - requested]]);
   });
 });
