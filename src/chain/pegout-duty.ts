@@ -1,9 +1,9 @@
 /**
  * The federation's peg-out duty (federation-duty.ts), what a PowPeg node's release client does,
  * step by step from the Bridge's storage at the chain's head:
- *   1. a batch waiting for signatures: two federators sign it (addSignature, 2 of 3); once
- *      released, the signed transaction goes into the next Bitcoin block, with
- *      PEGIN_MINIMUM_CONFIRMATIONS blocks mined so the peg-in duty registers the change back;
+ *   1. a batch waiting for signatures: two federators sign it (addSignature, 2 of 3); once the
+ *      addSignature that releases it is mined, the signed transaction goes into the next Bitcoin
+ *      block, with PEGIN_MINIMUM_CONFIRMATIONS blocks mined so the peg-in duty registers the change;
  *   2. a batch with 3 RSK confirmations, or requests queued at or after the next peg-out height
  *      with UTXOs to pay them: updateCollections;
  *   3. otherwise, with automine on, the RSK blocks the next step waits for (the confirmations, the
@@ -63,32 +63,51 @@ async function fingerprint(storage: BridgeStorage): Promise<string> {
   ]);
 }
 
-/** Signs `entry` as the next federator who has not, and sends it; true when that completes the threshold. */
-async function signNext(context: FederationDutyContext, entry: PegoutWaitingForSignatures): Promise<boolean> {
+/** A fully signed release, kept until the addSignature that releases it is mined. */
+interface Release {
+  rskTxHash: Uint8Array;
+  raw: Uint8Array;
+}
+
+/**
+ * Signs `entry` as the next federator who has not, and sends it; returns the signed transaction
+ * when that signature completes the threshold (what release_btc will carry).
+ */
+async function signNext(context: FederationDutyContext, entry: PegoutWaitingForSignatures): Promise<Release | undefined> {
   const federation = activeFederation();
   const signer = signers().find((s) => !entry.signatures[0]!.some((sig) => sig.keyIndex === s.keyIndex));
-  if (signer === undefined) return false;
+  if (signer === undefined) return undefined;
   const digests = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
   const signatures = digests.map((d) => secp256k1.sign(d, signer.privateKey, { prehash: false, format: 'der' }));
   await context.sendToBridge(addSignatureCall(federation.members[signer.keyIndex]!, signatures, entry.rskTxHash), signer.account);
-  const complete = entry.signatures.every((input) => input.length + 1 >= federation.threshold);
-  if (complete) {
-    // The transaction release_btc carries: the signatures so far and this one, in key order.
-    const sigs = entry.signatures.map((input, i) =>
-      [...input, { keyIndex: signer.keyIndex, der: signatures[i]! }].sort((a, b) => a.keyIndex - b.keyIndex).slice(0, federation.threshold).map((s) => s.der),
-    );
-    await context.submitBtc(signedReleaseTx(entry.unsigned, federation.redeemScript, sigs));
-    await context.mineBtc(PEGIN_MINIMUM_CONFIRMATIONS);
-  }
-  return true;
+  if (!entry.signatures.every((input) => input.length + 1 >= federation.threshold)) return undefined;
+  // The signatures so far and this one, in key order, as the Bridge assembles them.
+  const sigs = entry.signatures.map((input, i) =>
+    [...input, { keyIndex: signer.keyIndex, der: signatures[i]! }].sort((a, b) => a.keyIndex - b.keyIndex).slice(0, federation.threshold).map((s) => s.der),
+  );
+  return { rskTxHash: entry.rskTxHash, raw: signedReleaseTx(entry.unsigned, federation.redeemScript, sigs) };
 }
 
-/** One step; false when there is nothing to do now. */
-async function step(context: FederationDutyContext): Promise<boolean> {
+const sameHash = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** One step; false when there is nothing to do now. `pending` holds a release whose addSignature is not mined yet. */
+async function step(context: FederationDutyContext, pending: { release?: Release }): Promise<boolean> {
   const storage = context.bridgeAtHead();
   const next = context.headNumber() + 1n; // the block the duty's transaction goes into
   const signing = await readWaitingForSignatures(storage);
-  if (signing.length > 0) return signNext(context, signing[0]!);
+  const release = pending.release;
+  if (release !== undefined && !signing.some((e) => sameHash(e.rskTxHash, release.rskTxHash))) {
+    // release_btc is mined: broadcast, and confirm it enough for the peg-in duty to register the change.
+    pending.release = undefined;
+    await context.submitBtc(release.raw);
+    await context.mineBtc(PEGIN_MINIMUM_CONFIRMATIONS);
+    return true;
+  }
+  if (release !== undefined) return false; // its last signature waits in the pool
+  if (signing.length > 0) {
+    pending.release = await signNext(context, signing[0]!);
+    return true;
+  }
 
   const waiting = await readWaitingForConfirmations(storage);
   const queue = await readPegoutQueue(storage);
@@ -120,6 +139,7 @@ export function pegoutDuty(): FederationDuty {
   let running = false;
   let outstanding = false;
   let stuckAt: string | undefined;
+  const pending: { release?: Release } = {};
   return {
     name: 'peg-out',
     async run(context, trigger) {
@@ -131,12 +151,12 @@ export function pegoutDuty(): FederationDuty {
           if (before === stuckAt) break;
           stuckAt = undefined;
           const head = context.headNumber();
-          if (!(await step(context))) break;
+          if (!(await step(context, pending))) break;
           // Without automine a sent transaction waits in the pool: the next block goes on.
           if (!context.automine()) break;
           if ((await fingerprint(context.bridgeAtHead())) === before && context.headNumber() === head + 1n) stuckAt = before;
         }
-        outstanding = (await fingerprint(context.bridgeAtHead())) !== IDLE;
+        outstanding = pending.release !== undefined || (await fingerprint(context.bridgeAtHead())) !== IDLE;
       } finally {
         running = false;
       }

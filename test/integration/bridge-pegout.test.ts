@@ -13,6 +13,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { Address as BtcAddress, OutScript, p2pkh } from '@scure/btc-signer';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
+import type { NodeOptions } from '../../src/index.js';
 import { bridgeStorageOverRpc } from '../helpers/bridge-storage.js';
 import { writeFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
 import { readWaitingForSignatures } from '../../src/chain/native/bridge/pegout-store.js';
@@ -57,8 +58,8 @@ let fed3: Wallet;
 let bridge: Contract;
 
 /** A node whose federation is driven by the test (autoPegout false) unless `auto`. */
-async function start(auto = false): Promise<void> {
-  t = await startTestNode({ autoPegout: auto });
+async function start(auto = false, options: NodeOptions = {}): Promise<void> {
+  t = await startTestNode({ autoPegout: auto, ...options });
   provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
   user = new Wallet(COW.privateKey, provider);
   fed2 = new Wallet(FED2, provider);
@@ -299,5 +300,29 @@ describe('peg-out', () => {
       return utxos;
     });
     expect(recorded.map((u) => [bytesToHex(u.txid), u.value])).toEqual([[releaseTxid, 5_000_000n - requested]]);
+  });
+
+  it('without automine, goes on with the blocks the user mines (evm_mine)', async () => {
+    await t.close();
+    provider.destroy();
+    await start(true, { mining: false });
+    await seedFederationUtxo(5_000_000);
+    const destination = p2pkh(secp256k1.getPublicKey(hexToBytes(COW.privateKey.slice(2)), true), REGTEST).address!;
+    const sent = await user.sendTransaction({ to: BRIDGE, value: 1_000_000n * WEI_PER_SAT, gasLimit: 100_000 });
+    const startBlock = await provider.getBlockNumber();
+    // Each evm_mine mines what the federation pooled after the previous block.
+    const coins = await vi.waitFor(
+      async () => {
+        await call(t.testnetUrl, 'evm_mine');
+        const found: { amount: number }[] = await call(t.testnetUrl, 'btc_listUnspent', [destination]);
+        if (found.length === 0) throw new Error('not released yet');
+        return found;
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    expect(coins).toHaveLength(1);
+    expect((await provider.getTransactionReceipt(sent.hash))!.status).toBe(1);
+    // Blocks the user mined: at least the request, the batch, 3 confirmations and 2 signatures.
+    expect((await provider.getBlockNumber()) - startBlock).toBeGreaterThanOrEqual(7);
   });
 });
