@@ -13,6 +13,7 @@ import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js'
 import { segwitPegoutTxSize } from '../../src/chain/native/bridge/getters.js';
 import { buildReleaseTx, releaseSighashes, signedReleaseTx, splitFee } from '../../src/chain/native/bridge/release-tx.js';
 import type { FederationUtxo } from '../../src/chain/native/bridge/utxos.js';
+import { pegoutMinimum } from '../../src/chain/native/bridge/pegout.js';
 
 /** rootstock-integration-tests config/node-keys/genesis-federation/fed2.key and fed3.key. */
 const FED2 = hexToBytes('505334c7745df2fc61486dffb900784505776a898377172ffa77384892749179');
@@ -67,6 +68,17 @@ describe('release transaction builder', () => {
   it('refuses a batch the UTXOs do not cover, and one whose fee share leaves a recipient with dust', () => {
     expect(buildReleaseTx(GENESIS_FEDERATION, [utxo(1, 100_000n, 101)], [{ script: alice.script, amount: 200_000n }], FEE_PER_KB)).toEqual({ error: 'INSUFFICIENT_MONEY' });
     expect(buildReleaseTx(GENESIS_FEDERATION, [utxo(1, 100_000n, 101)], [{ script: alice.script, amount: 20_000n }], FEE_PER_KB)).toEqual({ error: 'COULD_NOT_ADJUST_DOWNWARDS' });
+  });
+});
+
+describe('peg-out request minimum (BridgeSupport.requestRelease, RSKIP219)', () => {
+  it('is 250,000 sat on regtest, where the fee-based minimum is lower', () => {
+    // 2 inputs, 2 outputs: 344 vbytes x 100 sat/vB = 34,400, + 20 % = 41,280.
+    expect(pegoutMinimum(GENESIS_FEDERATION, FEE_PER_KB)).toEqual({ minimum: 250_000n, feeWins: false });
+  });
+
+  it('is the fee plus the 20 % gap when that is higher, which makes a rejection FEE_ABOVE_VALUE', () => {
+    expect(pegoutMinimum(GENESIS_FEDERATION, 1_000_000n)).toEqual({ minimum: 412_800n, feeWins: true });
   });
 });
 
