@@ -147,12 +147,17 @@ export function trackExecutingTransactions(vm: VM): void {
   });
 }
 
+/** Lazy: the hash and the key recovery are paid only by a native contract that reads them (the Bridge's peg-out). */
 function executingTx(tx: LegacyTx): ExecutingTx {
-  const hash = tx.hash();
-  const sender = tx.getSenderAddress();
-  if (isImpersonatedTransaction(tx, sender)) return { hash };
-  const uncompressed = concatBytes(Uint8Array.of(4), tx.getSenderPublicKey());
-  return { hash, signerPublicKey: secp256k1.Point.fromBytes(uncompressed).toBytes(true) };
+  return {
+    get hash() {
+      return tx.hash();
+    },
+    get signerPublicKey() {
+      if (isImpersonatedTransaction(tx, tx.getSenderAddress())) return undefined;
+      return secp256k1.Point.fromBytes(concatBytes(Uint8Array.of(4), tx.getSenderPublicKey())).toBytes(true);
+    },
+  };
 }
 
 function isZeroPrefix(b: Uint8Array): boolean {

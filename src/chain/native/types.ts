@@ -89,8 +89,8 @@ export interface NativeCall {
 
 /** What a native contract sees of the transaction being executed. */
 export interface ExecutingTx {
-  hash: Uint8Array;
-  signerPublicKey?: Uint8Array;
+  readonly hash: Uint8Array;
+  readonly signerPublicKey: Uint8Array | undefined;
 }
 
 export interface NativeResult {
