@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { Address as BtcAddress, OutScript, p2pkh } from '@scure/btc-signer';
+import { Address as BtcAddress, OutScript, Script, Transaction, p2pkh } from '@scure/btc-signer';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
 import type { NodeOptions } from '../../src/index.js';
 import { bridgeStorageOverRpc } from '../helpers/bridge-storage.js';
@@ -324,5 +324,57 @@ describe('peg-out', () => {
     expect((await provider.getTransactionReceipt(sent.hash))!.status).toBe(1);
     // Blocks the user mined: at least the request, the batch, 3 confirmations and 2 signatures.
     expect((await provider.getBlockNumber()) - startBlock).toBeGreaterThanOrEqual(7);
+  });
+
+  it("refunds a rejected peg-in (invalid RSKT payload from a P2PKH sender) to the sender's address, through the same batch lifecycle", async () => {
+    await t.close();
+    provider.destroy();
+    await start(true);
+    const key = hexToBytes('44'.repeat(32));
+    const sender = p2pkh(secp256k1.getPublicKey(key, true), REGTEST);
+    const fundTxid: string = await call(t.testnetUrl, 'btc_fund', [sender.address, 1_000_000]);
+    await call(t.testnetUrl, 'btc_mine', [1]);
+    const prev = await call(t.testnetUrl, 'btc_getTransaction', [fundTxid]);
+    const vout = (prev.vout as { n: number; address: string }[]).find((o) => o.address === sender.address)!.n;
+    const pegin = new Transaction({ allowUnknownOutputs: true });
+    pegin.addInput({ txid: fundTxid, index: vout, nonWitnessUtxo: hexToBytes(prev.hex) });
+    pegin.addOutputAddress(GENESIS_FEDERATION.address, 800_000n, REGTEST);
+    pegin.addOutput({ script: Script.encode(['RETURN', Uint8Array.from([...Buffer.from('RSKT'), 1, 0xaa])]), amount: 0n });
+    pegin.addOutputAddress(sender.address!, 190_000n, REGTEST);
+    pegin.sign(key);
+    pegin.finalize();
+    const peginTxid: string = await call(t.testnetUrl, 'btc_sendRawTransaction', [pegin.hex]);
+    await call(t.testnetUrl, 'btc_mine', [3]); // the peg-in duty registers it: rejected_pegin(4), REFUND
+
+    const fee = (FEE_PER_KB * BigInt(segwitPegoutTxSize(GENESIS_FEDERATION, 1, 1))) / 1000n;
+    const refund = await vi.waitFor(
+      async () => {
+        const coins: { txid: string; amount: number }[] = await call(t.testnetUrl, 'btc_listUnspent', [sender.address]);
+        const found = coins.find((c) => c.txid !== peginTxid);
+        if (found === undefined) throw new Error('not refunded yet');
+        return found;
+      },
+      { timeout: 20_000, interval: 50 },
+    );
+    expect(refund.amount).toBe(800_000 - Number(fee));
+    const refundTx = await call(t.testnetUrl, 'btc_getTransaction', [refund.txid]);
+    expect(refundTx.vin).toEqual([{ txid: peginTxid, vout: 0 }]);
+
+    const logs = await provider.getLogs({ address: BRIDGE, fromBlock: 0 });
+    const names = logs.map((l) => EVENT_BY_TOPIC.get(l.topics[0] as never) ?? l.topics[0]).filter((n) => n !== 'update_collections');
+    expect(names).toEqual([
+      '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6', // rejected_pegin
+      'release_requested',
+      'pegout_transaction_created',
+      'pegout_confirmed',
+      'add_signature',
+      'add_signature',
+      'release_btc',
+    ]);
+    const requestedLog = logs.find((l) => l.topics[0] === TOPIC.release_requested)!;
+    expect(requestedLog.topics[2]).toBe(`0x${refund.txid}`);
+    expect(abi.decode(['uint256'], requestedLog.data)[0]).toBe(800_000n);
+    // Keyed by the registerBtcTransaction transaction that built the refund.
+    expect(requestedLog.topics[1]).toBe(logs[0]!.transactionHash);
   });
 });

@@ -25,7 +25,7 @@ import { PeginParseError, peginInformation, type BtcAddressHash } from './pegin-
 import { PmtError, pmtContains, pmtHasExpectedSize, readPartialMerkleTree } from './pmt.js';
 import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByDisplayHex, setCoinbaseWitnessRoot } from './processed.js';
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
-import { recordPeginRefund } from './pegin-refunds.js';
+import { settlePeginRefund } from './pegout.js';
 
 /** BridgeRegTestConstants btc2RskMinimumAcceptableConfirmations. */
 export const PEGIN_MINIMUM_CONFIRMATIONS = 3;
@@ -190,14 +190,10 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
 
   context.logs.push(bridgeLog('rejected_pegin', [txHash], [evaluation.rejected]));
   if (evaluation.action === 'REFUND') {
-    // handleRefundablePegin: rskj builds the refund here (generateRejectionRelease); we record what
-    // it needs for the peg-out side to build it (pegin-refunds.ts), and mark the peg-in processed.
-    await recordPeginRefund(context.storage, {
-      peginTxid: txHash,
-      refundAddress: evaluation.refundAddress,
-      amount: total,
-      outputs: tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ vout, value: o.amount }] : [])),
-    });
+    // handleRefundablePegin: the refund is built at once (generateRejectionRelease, pegout.ts) and
+    // waits for confirmations and signatures like a peg-out batch; the peg-in is marked processed.
+    const outputs = tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script }] : []));
+    await settlePeginRefund(context, txHash, outputs, height, evaluation.refundAddress);
     await markProcessed(context.storage, tx.txid, context.call.block.number);
     return ok;
   }

@@ -8,7 +8,7 @@
 import { Account, Address } from '@ethereumjs/util';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { CompactSize, p2pkh } from '@scure/btc-signer';
+import { CompactSize, OutScript, p2pkh } from '@scure/btc-signer';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { sha256d } from '../../base/bytes.js';
 import { reversed } from '../../bitcoin/encoding.js';
@@ -31,7 +31,7 @@ import {
   writeWaitingForSignatures,
   type PegoutRequest,
 } from './pegout-store.js';
-import { buildReleaseTx, releaseSighashes, signedReleaseTx, type ReleaseBuild, type ReleaseRecipient } from './release-tx.js';
+import { buildRefundTx, buildReleaseTx, releaseSighashes, signedReleaseTx, type ReleaseBuild, type ReleaseRecipient, type ReleaseTx } from './release-tx.js';
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
 
 /** RejectedPegoutReason (P/pegout/RejectedPegoutReason.java). */
@@ -135,8 +135,50 @@ function encodeOutpointValues(values: readonly bigint[]): Uint8Array {
   return out;
 }
 
+/**
+ * BridgeSupport.settleReleaseRequest / settleReleaseRejection: the built transaction waits for
+ * confirmations (keyed by the transaction that built it), with release_requested (`amount`: what
+ * was requested, satoshis) and pegout_transaction_created (RSKIP428).
+ */
+async function settleRelease({ call, storage, logs }: BridgeContext, tx: ReleaseTx, rskTxHash: Uint8Array, amount: bigint): Promise<void> {
+  const outpointValues = tx.spent.map((u) => u.value);
+  const waiting = await readWaitingForConfirmations(storage);
+  waiting.push({ unsigned: tx.unsigned, outpointValues, blockNumber: call.block.number, rskTxHash });
+  await writeWaitingForConfirmations(storage, waiting);
+  logs.push(bridgeLog('release_requested', [rskTxHash, tx.txid], [amount]));
+  logs.push(bridgeLog('pegout_transaction_created', [tx.txid], [encodeOutpointValues(outpointValues)]));
+}
+
+/** Where a rejected peg-in is refunded: its sender's P2PKH, or a P2SH (its RSKT refund address). */
+export interface RefundDestination {
+  kind: 'p2pkh' | 'p2sh';
+  hash: Uint8Array;
+}
+
+/**
+ * BridgeSupport.generateRejectionRelease (a REFUND peg-in, handleRefundablePegin): a transaction
+ * spending the peg-in's outputs to the federation back to `destination`, waiting for confirmations
+ * like a batch. rskj logs and panics when it cannot be built (the BTC stay with the federation,
+ * unrecorded); so do we, without the panic.
+ */
+export async function settlePeginRefund(
+  context: BridgeContext,
+  peginTxid: Uint8Array,
+  outputs: readonly { vout: number; value: bigint; script: Uint8Array }[],
+  height: number,
+  destination: RefundDestination,
+): Promise<void> {
+  const utxos = outputs.map((o) => ({ txid: peginTxid, vout: o.vout, value: o.value, height, script: o.script }));
+  const script = OutScript.encode({ type: destination.kind === 'p2pkh' ? 'pkh' : 'sh', hash: destination.hash });
+  const build = buildRefundTx(activeFederation(), utxos, script, GENESIS_FEE_PER_KB_SATOSHIS);
+  if ('error' in build) return;
+  const total = outputs.reduce((sum, o) => sum + o.value, 0n);
+  await settleRelease(context, build.tx, context.call.tx?.hash ?? NO_TX_HASH, total);
+}
+
 /** BridgeSupport.processPegoutsInBatch (RSKIP271). */
-async function processPegoutRequests({ call, storage, logs }: BridgeContext, rskTxHash: Uint8Array): Promise<void> {
+async function processPegoutRequests(context: BridgeContext, rskTxHash: Uint8Array): Promise<void> {
+  const { call, storage, logs } = context;
   const blockNumber = call.block.number;
   if (blockNumber < (await readNextPegoutHeight(storage))) return;
   const queue = await readPegoutQueue(storage);
@@ -149,12 +191,7 @@ async function processPegoutRequests({ call, storage, logs }: BridgeContext, rsk
     const { tx } = build;
     // settleReleaseRequest: spent UTXOs out, the batch waits for confirmations, the events.
     await writeFederationUtxos(storage, utxos.filter((u) => !tx.spent.includes(u)));
-    const outpointValues = tx.spent.map((u) => u.value);
-    const waiting = await readWaitingForConfirmations(storage);
-    waiting.push({ unsigned: tx.unsigned, outpointValues, blockNumber, rskTxHash });
-    await writeWaitingForConfirmations(storage, waiting);
-    logs.push(bridgeLog('release_requested', [rskTxHash, tx.txid], [total]));
-    logs.push(bridgeLog('pegout_transaction_created', [tx.txid], [encodeOutpointValues(outpointValues)]));
+    await settleRelease(context, tx, rskTxHash, total);
     await writePegoutQueue(storage, []);
     const hashes = new Uint8Array(32 * queue.length);
     queue.forEach((r, i) => hashes.set(r.rskTxHash, 32 * i));

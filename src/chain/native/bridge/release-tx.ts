@@ -121,6 +121,26 @@ export function buildReleaseTx(
   return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent, fee, received, change } };
 }
 
+/**
+ * ReleaseTransactionBuilder.buildEmptyWalletTo over a wallet of `utxos` alone (a rejected peg-in's
+ * outputs to the federation, BridgeSupport.generateRejectionRelease): everything to `script`, less
+ * the fee, no change.
+ */
+export function buildRefundTx(federation: Federation, utxos: readonly FederationUtxo[], script: Uint8Array, feePerKb: bigint): ReleaseBuild {
+  const total = utxos.reduce((sum, u) => sum + u.value, 0n);
+  const fee = (feePerKb * BigInt(segwitPegoutTxSize(federation, utxos.length, 1))) / 1000n;
+  if (total - fee < RELEASE_DUST_SATOSHIS) return { error: 'COULD_NOT_ADJUST_DOWNWARDS' };
+  const unsigned = RawTx.encode({
+    version: RELEASE_TX_VERSION,
+    segwitFlag: false,
+    inputs: utxos.map((u) => ({ txid: u.txid, index: u.vout, finalScriptSig: baseScriptSig(federation.redeemScript), sequence: FINAL_SEQUENCE })),
+    outputs: [{ amount: total - fee, script }],
+    witnesses: undefined,
+    lockTime: 0,
+  });
+  return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent: [...utxos], fee, received: [total - fee], change: 0n } };
+}
+
 function parsed(unsigned: Uint8Array): Transaction {
   return Transaction.fromRaw(unsigned, { allowUnknownOutputs: true, allowUnknownInputs: true, disableScriptCheck: true, allowUnknownVersion: true });
 }
