@@ -177,6 +177,13 @@ describe('peg-out', () => {
     expect(federationCoins.filter((c) => c.txid === txid).map((c) => c.amount)).toEqual([5_000_000 - Number(requested)]);
   });
 
+  it('regression (issue 24 D1): RBTC sent to the Bridge with empty data no longer fails burning the whole gas limit', async () => {
+    const receipt = await (await user.sendTransaction({ to: BRIDGE, value: parseEther('0.01'), gasLimit: 1_000_000 })).wait();
+    expect(receipt!.status).toBe(1);
+    expect(receipt!.gasUsed).toBe(21_000n + 23_000n); // intrinsic + releaseBtc's fixed cost, no data
+    expect(eventNames(receipt)).toEqual(['release_request_received']);
+  });
+
   it('refunds a request below 250,000 sat in wei (release_request_rejected, reason LOW_AMOUNT)', async () => {
     const value = 249_999n * WEI_PER_SAT + 1n;
     const before = await provider.getBalance(user.address);
