@@ -2,12 +2,12 @@
  * The peg-out, as rskj master's Bridge does it on regtest (P/BridgeSupport.java, read at d987a4c):
  * a request (RBTC sent to the Bridge with empty data: releaseBtc / requestRelease), the batch
  * (updateCollections: processPegoutRequests, processConfirmedPegouts), the federators' signatures
- * (addSignature: addReleaseSignatures / processSigning), and the getters that read the queue.
- * Storage in pegout-store.ts, the Bitcoin transaction in release-tx.ts.
+ * (addSignature, pegout-signatures.ts), the refunds of rejected peg-ins, and the getters that read
+ * the queue. Storage in pegout-store.ts, the Bitcoin transactions in release-tx.ts.
  */
 import { Account, Address } from '@ethereumjs/util';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { equalBytes } from '@noble/curves/utils.js';
 import { CompactSize, OutScript, p2pkh } from '@scure/btc-signer';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { sha256d } from '../../base/bytes.js';
@@ -17,9 +17,9 @@ import type { AbiValue } from '../abi.js';
 import type { NativeCall } from '../types.js';
 import { GENESIS_FEE_PER_KB_SATOSHIS, MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, PEGOUT_FEE_GAP_PERCENT, PEGOUT_BATCH_INTERVAL_BLOCKS, PEGOUT_RSK_CONFIRMATIONS, WEIS_PER_SATOSHI } from './constants.js';
 import { bridgeLog } from './events.js';
-import type { Federation } from './federation.js';
+import { memberIndexOfRskAddress, type Federation } from './federation.js';
 import { activeFederation, estimatedFeesForNextPegOutEvent, segwitPegoutTxSize } from './getters.js';
-import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handlers.js';
+import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 import {
   readNextPegoutHeight,
   readPegoutQueue,
@@ -31,7 +31,8 @@ import {
   writeWaitingForSignatures,
   type PegoutRequest,
 } from './pegout-store.js';
-import { buildRefundTx, buildReleaseTx, releaseSighashes, signedReleaseTx, type ReleaseBuild, type ReleaseRecipient, type ReleaseTx } from './release-tx.js';
+import { buildRefundTx, buildReleaseTx, type ReleaseBuild, type ReleaseRecipient, type ReleaseTx } from './release-tx.js';
+import { addSignatureHandler } from './pegout-signatures.js';
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
 
 /** RejectedPegoutReason (P/pegout/RejectedPegoutReason.java). */
@@ -49,20 +50,6 @@ const SIMULATION_RECIPIENT = p2pkh(secp256k1.Point.fromHex('0329f519f8d13a7e3dd3
 const NO_TX_HASH = new Uint8Array(32);
 
 const ok = (values: AbiValue[] = []): BridgeHandlerResult => ({ values });
-
-/** The RSK address of a public key (compressed or not): the last 20 bytes of keccak256 of the uncompressed point. */
-function rskAddressOf(publicKey: Uint8Array): Uint8Array {
-  return keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).subarray(1)).subarray(12);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
-/** BridgeUtils.isFromFederateMember: the caller is the RSK address of a member (regtest: RSK key = BTC key). */
-function federatorIndexOfCaller(federation: Federation, caller: Uint8Array): number {
-  return federation.members.findIndex((key) => sameBytes(rskAddressOf(key), caller));
-}
 
 /** rskRepository.transfer(from, to, value). */
 async function transfer(call: NativeCall, from: Uint8Array, to: Uint8Array, value: bigint): Promise<void> {
@@ -211,7 +198,7 @@ async function processConfirmedPegouts({ call, storage, logs }: BridgeContext): 
   if (index < 0) return undefined;
   const entry = waiting[index]!;
   const signing = await readWaitingForSignatures(storage);
-  if (signing.some((s) => sameBytes(s.rskTxHash, entry.rskTxHash))) {
+  if (signing.some((s) => equalBytes(s.rskTxHash, entry.rskTxHash))) {
     return 'An entry for the given rskTxHash already exists. Entry overriding is not allowed for pegoutsWaitingForSignatures map.';
   }
   signing.push({ rskTxHash: entry.rskTxHash, unsigned: entry.unsigned, outpointValues: entry.outpointValues, signatures: entry.outpointValues.map(() => []) });
@@ -223,87 +210,16 @@ async function processConfirmedPegouts({ call, storage, logs }: BridgeContext): 
   return undefined;
 }
 
-const NOT_A_FEDERATOR = (name: string) =>
-  `The sender is not a member of the active, retiring, or proposed federations and is therefore not authorized to call the function: '${name}'`;
-
 /** Bridge.updateCollections (activeAndRetiringFederationOnly) -> BridgeSupport.updateCollections. */
 const updateCollections: BridgeHandler = async (context) => {
   const { call, logs } = context;
-  if (federatorIndexOfCaller(activeFederation(), call.caller) < 0) {
+  if (memberIndexOfRskAddress(activeFederation(), call.caller) < 0) {
     return { fail: "The sender is not a member of the active or retiring federations and is therefore not authorized to invoke the function: 'updateCollections'" };
   }
   logs.push(bridgeLog('update_collections', [], [call.caller]));
   await processPegoutRequests(context, call.tx?.hash ?? NO_TX_HASH);
   const failure = await processConfirmedPegouts(context);
   return failure === undefined ? ok() : { fail: `Exception onBlock: ${failure}` };
-};
-
-/** BtcECKey.ECDSASignature.decodeFromDER: a parsable DER signature (S above n/2 is not refused here). */
-function decodesAsDer(der: Uint8Array): boolean {
-  try {
-    secp256k1.Signature.fromBytes(der, 'der');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether a DER signature verifies for `digest` and `publicKey`; low S required (TransactionSignature.isCanonical after RSKIP's BIP66/62 rules). */
-function verifies(der: Uint8Array, digest: Uint8Array, publicKey: Uint8Array): boolean {
-  try {
-    return secp256k1.verify(der, digest, publicKey, { prehash: false, format: 'der', lowS: true });
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Bridge.addSignature (activeRetiringAndProposedFederationOnly; argument checks that throw) ->
- * BridgeSupport.addSignature / addReleaseSignatures (checks that return silently).
- */
-const addSignature: BridgeHandler = async ({ call, args, storage, logs }) => {
-  const federation = activeFederation();
-  if (federatorIndexOfCaller(federation, call.caller) < 0) return { fail: NOT_A_FEDERATOR('addSignature') };
-  const [publicKey, signatures, rskTxHash] = args as [Uint8Array, Uint8Array[], Uint8Array];
-  try {
-    secp256k1.Point.fromBytes(publicKey);
-  } catch {
-    return { fail: 'Public key could not be parsed' };
-  }
-  if (signatures.length === 0) return { fail: 'Signatures array is empty' };
-  if (!signatures.every(decodesAsDer)) return { fail: 'Signature could not be parsed' };
-  if (rskTxHash.length !== 32) return { fail: 'Invalid rsk tx hash' };
-
-  const signing = await readWaitingForSignatures(storage);
-  const entry = signing.find((s) => sameBytes(s.rskTxHash, rskTxHash));
-  if (entry === undefined) return ok(); // "No tx waiting for signature for hash …. Probably fully signed already."
-  if (signatures.length !== entry.outpointValues.length) return ok(); // areSignaturesEnoughToSignAllTxInputs
-  const compressed = secp256k1.Point.fromBytes(publicKey).toBytes(true);
-  const keyIndex = federation.members.findIndex((k) => sameBytes(k, compressed));
-  if (keyIndex < 0) return ok(); // "does not belong to any of the federators"
-  const sighashes = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
-  if (!signatures.every((der, i) => verifies(der, sighashes[i]!, compressed))) return ok(); // processSigning: SignatureException
-
-  // BridgeSupport.sign: stops at the first input this federator already signed.
-  let signed = false;
-  for (let i = 0; i < entry.signatures.length; i++) {
-    const input = entry.signatures[i]!;
-    if (input.some((s) => s.keyIndex === keyIndex)) break;
-    input.push({ keyIndex, der: signatures[i]! });
-    input.sort((a, b) => a.keyIndex - b.keyIndex);
-    signed = true;
-  }
-  if (signed) logs.push(bridgeLog('add_signature', [rskTxHash, rskAddressOf(compressed)], [compressed]));
-
-  const complete = entry.signatures.every((input) => input.length >= federation.threshold);
-  if (complete) {
-    const sigs = entry.signatures.map((input) => input.slice(0, federation.threshold).map((s) => s.der));
-    logs.push(bridgeLog('release_btc', [rskTxHash], [signedReleaseTx(entry.unsigned, federation.redeemScript, sigs)]));
-    await writeWaitingForSignatures(storage, signing.filter((s) => s !== entry));
-  } else if (signed) {
-    await writeWaitingForSignatures(storage, signing);
-  }
-  return ok();
 };
 
 /** BridgeSupport.getEstimatedFeesFromPegoutTransactionSimulation: the fee of the queue plus one peg-out of `amount`. */
@@ -317,7 +233,7 @@ async function simulatedFee(storage: BridgeContext['storage'], amount: bigint): 
 export const PEGOUT_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   releaseBtc,
   updateCollections,
-  addSignature,
+  addSignature: addSignatureHandler,
   getQueuedPegoutsCount: async ({ storage }) => ok([BigInt((await readPegoutQueue(storage)).length)]),
   getNextPegoutCreationBlockNumber: async ({ storage }) => ok([await readNextPegoutHeight(storage)]),
   // RSKIP305 + RSKIP540: simulate the queue plus a minimum peg-out; without the UTXOs for it, the size formula.
