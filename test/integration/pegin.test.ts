@@ -12,6 +12,8 @@ import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadVal
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Script, Transaction, p2pkh, p2sh, p2wpkh } from '@scure/btc-signer';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
+import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
+import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
 
 const require = createRequire(import.meta.url);
 const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
@@ -100,7 +102,7 @@ async function bridgeLogs(provider: JsonRpcProvider, topic: string) {
 
 describe('peg-in registered by the node federation', () => {
   it('a P2PKH peg-in: 3 confirmations and the sender key RSK address holds exactly amount x 10^10 wei, with pegin_btc', async () => {
-    const { url, provider, bridge } = await setup();
+    const { t, url, provider, bridge } = await setup();
     const priv = key('p2pkh');
     const receiver = rskAddressOf(priv);
     const amount = 1_234_567n;
@@ -120,8 +122,11 @@ describe('peg-in registered by the node federation', () => {
     expect(registration!.to).toBe(BRIDGE);
     expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(true);
     expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(BigInt(log!.blockNumber));
-    // The federation's UTXO and the Bridge's RBTC: the Bridge paid it out of its own balance.
+    // The Bridge paid it out of its own balance, and records the federation's new UTXO.
     expect(await provider.getBalance(BRIDGE)).toBe(21_000_000n * 10n ** 18n - amount * WEI_PER_SATOSHI);
+    const chain = t.node.chains.testnet;
+    const utxos = await readFederationUtxos(new BridgeStorage(chain.stateAt(chain.head.header.stateRoot)));
+    expect(utxos.map((u) => [hex(u.txid), u.vout, u.value])).toEqual([[txid, 0, amount]]);
   });
 
   it('a v1 peg-in: the RSKT OP_RETURN destination is credited (segwit sender: the coinbase is registered first)', async () => {
