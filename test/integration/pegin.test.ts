@@ -276,3 +276,22 @@ describe('registerBtcTransaction called by anyone (autoPegin off)', () => {
     expect(await s.provider.getBalance(rskAddressOf(high.priv))).toBe(0n);
   });
 });
+
+describe('peg-ins on a fork', () => {
+  it("answers isBtcTxHashAlreadyProcessed / getBtcTxHashProcessedHeight from the remote's Bridge where its own storage has no entry", async () => {
+    const remote = await setup();
+    const txid = await sendPegIn(remote.url, key('fork'), 'pkh', 1_000_000n);
+    await call(remote.url, 'btc_mine', [3]);
+    const processedAt = await remote.bridge.getBtcTxHashProcessedHeight!(txid);
+    expect(processedAt).toBeGreaterThan(0n);
+    const forkBlock = await remote.provider.getBlockNumber();
+    const fork = await start({ fork: { testnetUrl: remote.url, block: BigInt(forkBlock), retryBackoffMs: 1 } });
+    const provider = new JsonRpcProvider(fork.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+    providers.push(provider);
+    const bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
+    expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(true);
+    expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(processedAt);
+    expect(await bridge.isBtcTxHashAlreadyProcessed!('ab'.repeat(32))).toBe(false);
+    expect(await bridge.getBtcTxHashProcessedHeight!('ab'.repeat(32))).toBe(-1n);
+  });
+});

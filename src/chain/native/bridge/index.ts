@@ -16,9 +16,9 @@
  * On a fork, the read methods answer as the remote node's Bridge did at the fork block: the same
  * call data sent to the remote with eth_call (fork/remote-state.ts, cached like every remote read),
  * since the Bridge's storage cannot be read slot by slot over RPC. The checks above (gas, local-only,
- * call type) stay local. No Bridge method that writes is emulated here (each answers as for an
- * unauthorised caller or fails), so no local transaction changes what the Bridge holds and the
- * remote's answers stand for the whole fork.
+ * call type) stay local. Methods answered by handlers (handlers.ts) read and write the Bridge's
+ * storage on the fork itself; the processed-peg-in getters fall back to the remote for entries the
+ * fork's storage lacks (pegin.ts).
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';

@@ -18,6 +18,7 @@ import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { type BtcTransaction, parseTransaction } from '../../btc-chain/transaction.js';
 import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 import { bridgeLog } from './events.js';
+import { encodeAbi, readWord, selector } from '../abi.js';
 import { BTC_TX_NOT_PROCESSED_HEIGHT, MINIMUM_PEGIN_TX_VALUE_SATOSHIS } from './constants.js';
 import { activeFederation } from './getters.js';
 import { federationOutputScript } from './federation.js';
@@ -328,18 +329,38 @@ const hasBtcBlockCoinbaseTransactionInformation: BridgeHandler = async (context)
 /** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits, else the getter throws. */
 const BTC_TX_HASH = /^[0-9a-f]{64}$/;
 
+/**
+ * The RSK block that processed `hash`: the Bridge's storage, and on a fork, where the storage has
+ * no entry, the remote Bridge's answer (getBtcTxHashProcessedHeight asked with eth_call at the fork
+ * block, as index.ts asks the read methods), since peg-ins the remote processed are not in our
+ * storage. Undefined when not processed; 'fail' when the remote's call failed.
+ */
+async function processedHeightOf(context: BridgeContext, hash: string): Promise<bigint | undefined | 'fail'> {
+  const local = await processedHeightByDisplayHex(context.storage, hash);
+  const { call } = context;
+  if (local !== undefined || call.remote === undefined) return local;
+  const block = call.block.number < call.remote.forkBlock ? call.block.number : call.remote.forkBlock;
+  const data = concatBytes(selector('getBtcTxHashProcessedHeight', ['string']), encodeAbi(['string'], [hash]));
+  const { returnData } = await call.remote.callAt(block, BRIDGE_ADDRESS, data);
+  if (returnData.length < 32) return 'fail';
+  const height = BigInt.asIntN(64, readWord(returnData, 0));
+  return height < 0n ? undefined : height;
+}
+
 /** Bridge.isBtcTxHashAlreadyProcessed(string hash), the hash in display hex. */
 const isBtcTxHashAlreadyProcessed: BridgeHandler = async (context) => {
   const hash = context.args[0] as string;
   if (!BTC_TX_HASH.test(hash)) return { fail: `invalid hash ${hash}` };
-  return { values: [(await processedHeightByDisplayHex(context.storage, hash)) !== undefined] };
+  const height = await processedHeightOf(context, hash);
+  return height === 'fail' ? { fail: 'the remote Bridge failed' } : { values: [height !== undefined] };
 };
 
 /** Bridge.getBtcTxHashProcessedHeight(string hash): the RSK block that processed it, or -1. */
 const getBtcTxHashProcessedHeight: BridgeHandler = async (context) => {
   const hash = context.args[0] as string;
   if (!BTC_TX_HASH.test(hash)) return { fail: `invalid hash ${hash}` };
-  return { values: [(await processedHeightByDisplayHex(context.storage, hash)) ?? BTC_TX_NOT_PROCESSED_HEIGHT] };
+  const height = await processedHeightOf(context, hash);
+  return height === 'fail' ? { fail: 'the remote Bridge failed' } : { values: [height ?? BTC_TX_NOT_PROCESSED_HEIGHT] };
 };
 
 export const PEGIN_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
