@@ -6,6 +6,7 @@
  * then registerBtcTransaction(tx, height, pmt). Each block is looked at once, when mining gives it
  * its third confirmation; what the Bridge already processed is skipped.
  */
+import { equalsBytes } from '@ethereumjs/util';
 import { RawTx } from '@scure/btc-signer';
 import type { BtcBlock } from './btc-chain/block.js';
 import { witnessRoot } from './btc-chain/block.js';
@@ -34,9 +35,6 @@ function bridgeCall(name: string, types: AbiType[], values: AbiValue[]): Uint8Ar
 
 const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 /** The coinbase serialized without its witness: its txid is what the header's merkle tree holds. */
 function withoutWitness(tx: BtcTransaction): Uint8Array {
@@ -76,7 +74,7 @@ async function registerBlock(context: FederationDutyContext, storage: BridgeStor
   let coinbaseRegistered = false;
   for (let index = 1; index < block.transactions.length; index++) {
     const tx = block.transactions[index]!;
-    if (!tx.outputs.some((o) => equal(o.script, fedScript))) continue;
+    if (!tx.outputs.some((o) => equalsBytes(o.script, fedScript))) continue;
     if ((await processedHeight(storage, tx.txid)) !== undefined) continue;
     if (tx.hasWitness && !coinbaseRegistered && (await coinbaseWitnessRoot(storage, block.hash)) === undefined) {
       await context.sendToBridge(coinbaseRegistration(block));

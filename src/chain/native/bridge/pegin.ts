@@ -10,7 +10,7 @@
  * of zero *throws* (the call fails). The checks run in rskj's order, since the order decides which
  * of the two a doubly-bad input gets.
  */
-import { Account, Address } from '@ethereumjs/util';
+import { Account, Address, equalsBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { javaInt, sha256d } from '../../base/bytes.js';
@@ -46,14 +46,16 @@ const WITNESS_COMMITMENT_HEADER = Uint8Array.of(0x6a, 0x24, 0xaa, 0x21, 0xa9, 0x
 
 /** RejectedPeginReason values (BridgeEvents rejected_pegin). */
 export const REJECTED_PEGIN = { MULTISIG_SENDER: 2n, UNDETERMINED_SENDER: 3n, INVALID_V1_PAYLOAD: 4n, INVALID_AMOUNT: 5n } as const;
-/** NonRefundablePeginReason values (BridgeEvents unrefundable_pegin). */
-export const UNREFUNDABLE_PEGIN = { UNDETERMINED_SENDER: 1n, V1_REFUND_ADDRESS_NOT_SET: 2n, INVALID_AMOUNT: 3n } as const;
+/**
+ * NonRefundablePeginReason values (BridgeEvents unrefundable_pegin). PEGIN_V1_REFUND_ADDRESS_NOT_SET
+ * (2) needs protocol version 1 with an invalid payload, which rskj's parse never leaves (the
+ * version is set only after the payload parsed), and OUTPUTS_SENT_TO_DIFFERENT_TYPES_OF_FEDS (4) a
+ * second live federation: neither can happen here.
+ */
+export const UNREFUNDABLE_PEGIN = { UNDETERMINED_SENDER: 1n, INVALID_AMOUNT: 3n } as const;
 
 const ok: BridgeHandlerResult = { values: [] };
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
@@ -97,7 +99,7 @@ type PegTxType = 'PEGIN' | 'PEGOUT_OR_MIGRATION' | 'UNKNOWN';
 /** Whether input `i` spends from the federation: its witness script is the federation's redeem script. */
 function spendsFromFederation(tx: BtcTransaction): boolean {
   const redeemScript = activeFederation().redeemScript;
-  return tx.inputs.some((input) => input.witness.length > 0 && equal(input.witness[input.witness.length - 1]!, redeemScript));
+  return tx.inputs.some((input) => input.witness.length > 0 && equalsBytes(input.witness[input.witness.length - 1]!, redeemScript));
 }
 
 /**
@@ -112,7 +114,7 @@ function spendsFromFederation(tx: BtcTransaction): boolean {
 function transactionType(tx: BtcTransaction, height: number): PegTxType {
   if (spendsFromFederation(tx)) return 'PEGOUT_OR_MIGRATION';
   const fedScript = federationOutputScript(activeFederation());
-  const toFederation = tx.outputs.filter((o) => equal(o.script, fedScript));
+  const toFederation = tx.outputs.filter((o) => equalsBytes(o.script, fedScript));
   if (toFederation.length === 0) return 'UNKNOWN';
   if (height < PEGOUT_TX_INDEX_HEIGHT && toFederation.some((o) => o.amount < MINIMUM_PEGIN_TX_VALUE_SATOSHIS)) return 'UNKNOWN';
   return 'PEGIN';
@@ -135,7 +137,7 @@ async function transferFromBridge(state: MerkleStateManager, to: Uint8Array, wei
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
-  const added = tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ txid: display(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
+  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: display(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
   if (added.length > 0) await writeFederationUtxos(context.storage, [...(await readFederationUtxos(context.storage)), ...added]);
   await markProcessed(context.storage, tx.txid, context.call.block.number);
 }
@@ -148,7 +150,7 @@ type Evaluation =
 /** BridgeSupport.registerPegIn with RSKIP379: PegUtils.evaluatePegin, then register, refund or reject. */
 async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height: number): Promise<BridgeHandlerResult> {
   const fedScript = federationOutputScript(activeFederation());
-  const toFederation = tx.outputs.filter((o) => equal(o.script, fedScript));
+  const toFederation = tx.outputs.filter((o) => equalsBytes(o.script, fedScript));
   const total = toFederation.reduce((sum, o) => sum + o.amount, 0n);
   const txHash = display(tx.txid);
 
@@ -197,7 +199,7 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
       peginTxid: txHash,
       refundAddress: evaluation.refundAddress,
       amount: total,
-      outputs: tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ vout, value: o.amount }] : [])),
+      outputs: tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount }] : [])),
     });
     await markProcessed(context.storage, tx.txid, context.call.block.number);
     return ok;
@@ -210,9 +212,9 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
 /** BridgeSupport.isBlockMerkleRootValid: the header's root, or the registered witness root (RSKIP143). */
 async function merkleRootMatches(context: BridgeContext, root: Uint8Array, height: number): Promise<boolean> {
   const block = context.btc.blockAt(height)!;
-  if (equal(block.header.subarray(36, 68), root)) return true;
+  if (equalsBytes(block.header.subarray(36, 68), root)) return true;
   const witnessRoot = await coinbaseWitnessRoot(context.storage, block.hash);
-  return witnessRoot !== undefined && equal(witnessRoot, root);
+  return witnessRoot !== undefined && equalsBytes(witnessRoot, root);
 }
 
 /** Bridge.registerBtcTransaction(bytes tx, int256 height, bytes pmt), public since RSKIP199. */
@@ -302,7 +304,7 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
   }
   const block = context.btc.blockByHash(display(blockHash!));
   if (block === undefined) return { fail: 'Block not yet registered' };
-  if (!equal(block.header.subarray(36, 68), root)) return ok;
+  if (!equalsBytes(block.header.subarray(36, 68), root)) return ok;
   let coinbase: BtcTransaction;
   try {
     coinbase = parseTransaction(raw!);
@@ -313,7 +315,7 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
   if (failure !== undefined) return { fail: failure };
   const witnessRoot = display(witnessRootDisplay!);
   const expected = witnessCommitment(coinbase);
-  if (expected === undefined || !equal(expected, sha256d(concatBytes(witnessRoot, reserved!)))) {
+  if (expected === undefined || !equalsBytes(expected, sha256d(concatBytes(witnessRoot, reserved!)))) {
     return { fail: 'Witness commitment does not match' };
   }
   await setCoinbaseWitnessRoot(context.storage, block.hash, witnessRoot);
