@@ -20,6 +20,7 @@ import { PEGIN_MINIMUM_CONFIRMATIONS } from './native/bridge/pegin.js';
 import { coinbaseWitnessRoot, processedHeight } from './native/bridge/processed.js';
 import type { BridgeStorage } from './native/bridge/storage.js';
 import type { FederationDuty, FederationDutyContext, FederationTrigger } from './federation-duty.js';
+import { reversed } from './bitcoin/encoding.js';
 
 /** BIP141: the coinbase's witness reserved value, which the node's miner sets to 32 zero bytes (block.ts). */
 const WITNESS_RESERVED_VALUE = new Uint8Array(32);
@@ -33,7 +34,6 @@ function bridgeCall(name: string, types: AbiType[], values: AbiValue[]): Uint8Ar
   return data;
 }
 
-const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
 
 /** The coinbase serialized without its witness: its txid is what the header's merkle tree holds. */
@@ -47,7 +47,7 @@ export function coinbaseRegistration(block: BtcBlock): Uint8Array {
   return bridgeCall(
     'registerBtcCoinbaseTransaction',
     ['bytes', 'bytes32', 'bytes', 'bytes32', 'bytes32'],
-    [withoutWitness(block.transactions[0]!), display(block.hash), partialMerkleTree(txids, 0), display(witnessRoot(block.transactions)), WITNESS_RESERVED_VALUE],
+    [withoutWitness(block.transactions[0]!), reversed(block.hash), partialMerkleTree(txids, 0), reversed(witnessRoot(block.transactions)), WITNESS_RESERVED_VALUE],
   );
 }
 

@@ -27,6 +27,7 @@ import { PmtError, pmtContains, pmtHasExpectedSize, readPartialMerkleTree } from
 import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByDisplayHex, setCoinbaseWitnessRoot } from './processed.js';
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
 import { recordPeginRefund } from './pegin-refunds.js';
+import { reversed } from '../../bitcoin/encoding.js';
 
 /** BridgeRegTestConstants btc2RskMinimumAcceptableConfirmations. */
 export const PEGIN_MINIMUM_CONFIRMATIONS = 3;
@@ -57,7 +58,6 @@ export const UNREFUNDABLE_PEGIN = { UNDETERMINED_SENDER: 1n, INVALID_AMOUNT: 3n 
 const ok: BridgeHandlerResult = { values: [] };
 
 
-const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
 /**
  * BtcTransactionFormatUtils.getInputsCount / getInputsCountForSegwit (RSKIP143): the CompactSize
@@ -137,7 +137,7 @@ async function transferFromBridge(state: MerkleStateManager, to: Uint8Array, wei
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
-  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: display(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
+  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
   if (added.length > 0) await writeFederationUtxos(context.storage, [...(await readFederationUtxos(context.storage)), ...added]);
   await markProcessed(context.storage, tx.txid, context.call.block.number);
 }
@@ -152,7 +152,7 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
   const fedScript = federationOutputScript(activeFederation());
   const toFederation = tx.outputs.filter((o) => equalsBytes(o.script, fedScript));
   const total = toFederation.reduce((sum, o) => sum + o.amount, 0n);
-  const txHash = display(tx.txid);
+  const txHash = reversed(tx.txid);
 
   let evaluation: Evaluation;
   if (toFederation.some((o) => o.amount < MINIMUM_PEGIN_TX_VALUE_SATOSHIS)) {
@@ -302,7 +302,7 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
     if (err instanceof PmtError) return { fail: `Partial merkle tree could not be parsed. ${err.message}` };
     throw err;
   }
-  const block = context.btc.blockByHash(display(blockHash!));
+  const block = context.btc.blockByHash(reversed(blockHash!));
   if (block === undefined) return { fail: 'Block not yet registered' };
   if (!equalsBytes(block.header.subarray(36, 68), root)) return ok;
   let coinbase: BtcTransaction;
@@ -313,7 +313,7 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
   }
   const failure = verifyFailure(coinbase);
   if (failure !== undefined) return { fail: failure };
-  const witnessRoot = display(witnessRootDisplay!);
+  const witnessRoot = reversed(witnessRootDisplay!);
   const expected = witnessCommitment(coinbase);
   if (expected === undefined || !equalsBytes(expected, sha256d(concatBytes(witnessRoot, reserved!)))) {
     return { fail: 'Witness commitment does not match' };
@@ -325,7 +325,7 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
 /** Bridge.hasBtcBlockCoinbaseTransactionInformation(bytes32 blockHash): whether its coinbase was registered. */
 const hasBtcBlockCoinbaseTransactionInformation: BridgeHandler = async (context) => {
   const [blockHash] = context.args as Uint8Array[];
-  return { values: [(await coinbaseWitnessRoot(context.storage, display(blockHash!))) !== undefined] };
+  return { values: [(await coinbaseWitnessRoot(context.storage, reversed(blockHash!))) !== undefined] };
 };
 
 /** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits, else the getter throws. */
