@@ -12,6 +12,7 @@ import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadVal
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Script, Transaction, p2pkh, p2sh, p2wpkh } from '@scure/btc-signer';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
+import { runCli } from '../helpers/cli.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
 
@@ -293,5 +294,24 @@ describe('peg-ins on a fork', () => {
     expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(processedAt);
     expect(await bridge.isBtcTxHashAlreadyProcessed!('ab'.repeat(32))).toBe(false);
     expect(await bridge.getBtcTxHashProcessedHeight!('ab'.repeat(32))).toBe(-1n);
+  });
+});
+
+describe('--no-auto-pegin', () => {
+  it('the CLI flag leaves a confirmed peg-in unregistered; without it the node registers it', async () => {
+    for (const [flags, credited] of [[['--no-auto-pegin'], false], [[], true]] as const) {
+      const cli = runCli(['--in-memory', '--port', '0', '--quiet', '--api-key', 'pegin-cli-key', ...flags], 1);
+      try {
+        await cli.started;
+        const url = `${cli.baseUrl()}/pegin-cli-key`;
+        const priv = key('cli');
+        await sendPegIn(url, priv, 'pkh', 1_000_000n);
+        await call(url, 'btc_mine', [3]);
+        const balance = BigInt(await call(url, 'eth_getBalance', [rskAddressOf(priv), 'latest']));
+        expect(balance, flags.join(' ')).toBe(credited ? 1_000_000n * WEI_PER_SATOSHI : 0n);
+      } finally {
+        expect(await cli.stop()).toBe(0);
+      }
+    }
   });
 });
