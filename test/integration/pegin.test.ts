@@ -197,6 +197,22 @@ describe('peg-in registered by the node federation', () => {
   });
 });
 
+describe('a federation duty that fails', () => {
+  it('does not fail btc_mine: a federator without RBTC for gas leaves the peg-in unregistered, and anyone can register it', async () => {
+    const s = await setup();
+    await call(s.url, 'hardhat_setBalance', ['0x85845342b0d5260d516d6da5280a7df9a96d1925', '0x0']);
+    const priv = key('broke federator');
+    const txid = await sendPegIn(s.url, priv, 'pkh', 1_000_000n);
+    expect(await call(s.url, 'btc_mine', [3])).toHaveLength(3);
+    expect(await s.bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(false);
+    const proof = await call(s.url, 'btc_getPartialMerkleTree', [txid]);
+    const raw = '0x' + (await call(s.url, 'btc_getTransaction', [txid])).hex;
+    const wallet = new Wallet(COW.privateKey, s.provider);
+    await (await (s.bridge.connect(wallet) as Contract).registerBtcTransaction!(raw, proof.height, '0x' + proof.pmt, { gasLimit: 300_000, type: 0 })).wait();
+    expect(await s.provider.getBalance(rskAddressOf(priv))).toBe(1_000_000n * WEI_PER_SATOSHI);
+  });
+});
+
 describe('registerBtcTransaction called by anyone (autoPegin off)', () => {
   /** A peg-in mined with `confirmations`, and its arguments as btc_getPartialMerkleTree gives them. */
   async function minedPegIn(url: string, name: string, amount: bigint, confirmations: number) {
