@@ -6,6 +6,7 @@
  * then registerBtcTransaction(tx, height, pmt). Each block is looked at once, when mining gives it
  * its third confirmation; what the Bridge already processed is skipped.
  */
+import { equalsBytes } from '@ethereumjs/util';
 import { RawTx } from '@scure/btc-signer';
 import type { BtcBlock } from './btc-chain/block.js';
 import { witnessRoot } from './btc-chain/block.js';
@@ -19,6 +20,7 @@ import { PEGIN_MINIMUM_CONFIRMATIONS } from './native/bridge/pegin.js';
 import { coinbaseWitnessRoot, processedHeight } from './native/bridge/processed.js';
 import type { BridgeStorage } from './native/bridge/storage.js';
 import type { FederationDuty, FederationDutyContext, FederationTrigger } from './federation-duty.js';
+import { reversed } from './bitcoin/encoding.js';
 
 /** BIP141: the coinbase's witness reserved value, which the node's miner sets to 32 zero bytes (block.ts). */
 const WITNESS_RESERVED_VALUE = new Uint8Array(32);
@@ -32,11 +34,7 @@ function bridgeCall(name: string, types: AbiType[], values: AbiValue[]): Uint8Ar
   return data;
 }
 
-const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 /** The coinbase serialized without its witness: its txid is what the header's merkle tree holds. */
 function withoutWitness(tx: BtcTransaction): Uint8Array {
@@ -49,7 +47,7 @@ export function coinbaseRegistration(block: BtcBlock): Uint8Array {
   return bridgeCall(
     'registerBtcCoinbaseTransaction',
     ['bytes', 'bytes32', 'bytes', 'bytes32', 'bytes32'],
-    [withoutWitness(block.transactions[0]!), display(block.hash), partialMerkleTree(txids, 0), display(witnessRoot(block.transactions)), WITNESS_RESERVED_VALUE],
+    [withoutWitness(block.transactions[0]!), reversed(block.hash), partialMerkleTree(txids, 0), reversed(witnessRoot(block.transactions)), WITNESS_RESERVED_VALUE],
   );
 }
 
@@ -76,7 +74,7 @@ async function registerBlock(context: FederationDutyContext, storage: BridgeStor
   let coinbaseRegistered = false;
   for (let index = 1; index < block.transactions.length; index++) {
     const tx = block.transactions[index]!;
-    if (!tx.outputs.some((o) => equal(o.script, fedScript))) continue;
+    if (!tx.outputs.some((o) => equalsBytes(o.script, fedScript))) continue;
     if ((await processedHeight(storage, tx.txid)) !== undefined) continue;
     if (tx.hasWitness && !coinbaseRegistered && (await coinbaseWitnessRoot(storage, block.hash)) === undefined) {
       await context.sendToBridge(coinbaseRegistration(block));

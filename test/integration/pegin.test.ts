@@ -12,6 +12,9 @@ import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadVal
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Script, Transaction, p2pkh, p2sh, p2wpkh } from '@scure/btc-signer';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
+import { runCli } from '../helpers/cli.js';
+import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
+import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
 
 const require = createRequire(import.meta.url);
 const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
@@ -100,7 +103,7 @@ async function bridgeLogs(provider: JsonRpcProvider, topic: string) {
 
 describe('peg-in registered by the node federation', () => {
   it('a P2PKH peg-in: 3 confirmations and the sender key RSK address holds exactly amount x 10^10 wei, with pegin_btc', async () => {
-    const { url, provider, bridge } = await setup();
+    const { t, url, provider, bridge } = await setup();
     const priv = key('p2pkh');
     const receiver = rskAddressOf(priv);
     const amount = 1_234_567n;
@@ -120,8 +123,11 @@ describe('peg-in registered by the node federation', () => {
     expect(registration!.to).toBe(BRIDGE);
     expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(true);
     expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(BigInt(log!.blockNumber));
-    // The federation's UTXO and the Bridge's RBTC: the Bridge paid it out of its own balance.
+    // The Bridge paid it out of its own balance, and records the federation's new UTXO.
     expect(await provider.getBalance(BRIDGE)).toBe(21_000_000n * 10n ** 18n - amount * WEI_PER_SATOSHI);
+    const chain = t.node.chains.testnet;
+    const utxos = await readFederationUtxos(new BridgeStorage(chain.stateAt(chain.head.header.stateRoot)));
+    expect(utxos.map((u) => [hex(u.txid), u.vout, u.value])).toEqual([[txid, 0, amount]]);
   });
 
   it('a v1 peg-in: the RSKT OP_RETURN destination is credited (segwit sender: the coinbase is registered first)', async () => {
@@ -188,6 +194,22 @@ describe('peg-in registered by the node federation', () => {
     expect(await provider.getBalance(receiver)).toBe(0n);
     expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(false);
     expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(-1n);
+  });
+});
+
+describe('a federation duty that fails', () => {
+  it('does not fail btc_mine: a federator without RBTC for gas leaves the peg-in unregistered, and anyone can register it', async () => {
+    const s = await setup();
+    await call(s.url, 'hardhat_setBalance', ['0x85845342b0d5260d516d6da5280a7df9a96d1925', '0x0']);
+    const priv = key('broke federator');
+    const txid = await sendPegIn(s.url, priv, 'pkh', 1_000_000n);
+    expect(await call(s.url, 'btc_mine', [3])).toHaveLength(3);
+    expect(await s.bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(false);
+    const proof = await call(s.url, 'btc_getPartialMerkleTree', [txid]);
+    const raw = '0x' + (await call(s.url, 'btc_getTransaction', [txid])).hex;
+    const wallet = new Wallet(COW.privateKey, s.provider);
+    await (await (s.bridge.connect(wallet) as Contract).registerBtcTransaction!(raw, proof.height, '0x' + proof.pmt, { gasLimit: 300_000, type: 0 })).wait();
+    expect(await s.provider.getBalance(rskAddressOf(priv))).toBe(1_000_000n * WEI_PER_SATOSHI);
   });
 });
 
@@ -269,5 +291,43 @@ describe('registerBtcTransaction called by anyone (autoPegin off)', () => {
     ]);
     expect(await s.bridge.isBtcTxHashAlreadyProcessed!(high.txid)).toBe(false);
     expect(await s.provider.getBalance(rskAddressOf(high.priv))).toBe(0n);
+  });
+});
+
+describe('peg-ins on a fork', () => {
+  it("answers isBtcTxHashAlreadyProcessed / getBtcTxHashProcessedHeight from the remote's Bridge where its own storage has no entry", async () => {
+    const remote = await setup();
+    const txid = await sendPegIn(remote.url, key('fork'), 'pkh', 1_000_000n);
+    await call(remote.url, 'btc_mine', [3]);
+    const processedAt = await remote.bridge.getBtcTxHashProcessedHeight!(txid);
+    expect(processedAt).toBeGreaterThan(0n);
+    const forkBlock = await remote.provider.getBlockNumber();
+    const fork = await start({ fork: { testnetUrl: remote.url, block: BigInt(forkBlock), retryBackoffMs: 1 } });
+    const provider = new JsonRpcProvider(fork.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+    providers.push(provider);
+    const bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
+    expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(true);
+    expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(processedAt);
+    expect(await bridge.isBtcTxHashAlreadyProcessed!('ab'.repeat(32))).toBe(false);
+    expect(await bridge.getBtcTxHashProcessedHeight!('ab'.repeat(32))).toBe(-1n);
+  });
+});
+
+describe('--no-auto-pegin', () => {
+  it('the CLI flag leaves a confirmed peg-in unregistered; without it the node registers it', async () => {
+    for (const [flags, credited] of [[['--no-auto-pegin'], false], [[], true]] as const) {
+      const cli = runCli(['--in-memory', '--port', '0', '--quiet', '--api-key', 'pegin-cli-key', ...flags], 1);
+      try {
+        await cli.started;
+        const url = `${cli.baseUrl()}/pegin-cli-key`;
+        const priv = key('cli');
+        await sendPegIn(url, priv, 'pkh', 1_000_000n);
+        await call(url, 'btc_mine', [3]);
+        const balance = BigInt(await call(url, 'eth_getBalance', [rskAddressOf(priv), 'latest']));
+        expect(balance, flags.join(' ')).toBe(credited ? 1_000_000n * WEI_PER_SATOSHI : 0n);
+      } finally {
+        expect(await cli.stop()).toBe(0);
+      }
+    }
   });
 });

@@ -16,8 +16,10 @@
  * On a fork, the read methods answer as the remote node's Bridge did at the fork block: the same
  * call data sent to the remote with eth_call (fork/remote-state.ts, cached like every remote read),
  * since the Bridge's storage cannot be read slot by slot over RPC. The checks above (gas, local-only,
- * call type) stay local. The methods answered by handlers (the peg-out's, handlers.ts) work on the
- * local Bridge storage, which starts empty on a fork: the remote's queue and batches are not read.
+ * call type) stay local. Methods answered by handlers (handlers.ts) read and write the Bridge's
+ * storage on the fork itself, which starts empty: the processed-peg-in getters fall back to the
+ * remote for entries the fork's storage lacks (pegin.ts); the peg-out's queue and batches are the
+ * fork's own (the remote's are not read).
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';

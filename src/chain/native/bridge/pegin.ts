@@ -10,7 +10,7 @@
  * of zero *throws* (the call fails). The checks run in rskj's order, since the order decides which
  * of the two a doubly-bad input gets.
  */
-import { Account, Address } from '@ethereumjs/util';
+import { Account, Address, equalsBytes } from '@ethereumjs/util';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { javaInt, sha256d } from '../../base/bytes.js';
@@ -18,6 +18,7 @@ import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { type BtcTransaction, parseTransaction } from '../../btc-chain/transaction.js';
 import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 import { bridgeLog } from './events.js';
+import { encodeAbi, readWord, selector } from '../abi.js';
 import { BTC_TX_NOT_PROCESSED_HEIGHT, MINIMUM_PEGIN_TX_VALUE_SATOSHIS } from './constants.js';
 import { activeFederation } from './getters.js';
 import { federationOutputScript } from './federation.js';
@@ -26,6 +27,7 @@ import { PmtError, pmtContains, pmtHasExpectedSize, readPartialMerkleTree } from
 import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByDisplayHex, setCoinbaseWitnessRoot } from './processed.js';
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
 import { settlePeginRefund } from './pegout.js';
+import { reversed } from '../../bitcoin/encoding.js';
 
 /** BridgeRegTestConstants btc2RskMinimumAcceptableConfirmations. */
 export const PEGIN_MINIMUM_CONFIRMATIONS = 3;
@@ -45,16 +47,17 @@ const WITNESS_COMMITMENT_HEADER = Uint8Array.of(0x6a, 0x24, 0xaa, 0x21, 0xa9, 0x
 
 /** RejectedPeginReason values (BridgeEvents rejected_pegin). */
 export const REJECTED_PEGIN = { MULTISIG_SENDER: 2n, UNDETERMINED_SENDER: 3n, INVALID_V1_PAYLOAD: 4n, INVALID_AMOUNT: 5n } as const;
-/** NonRefundablePeginReason values (BridgeEvents unrefundable_pegin). */
-export const UNREFUNDABLE_PEGIN = { UNDETERMINED_SENDER: 1n, V1_REFUND_ADDRESS_NOT_SET: 2n, INVALID_AMOUNT: 3n } as const;
+/**
+ * NonRefundablePeginReason values (BridgeEvents unrefundable_pegin). PEGIN_V1_REFUND_ADDRESS_NOT_SET
+ * (2) needs protocol version 1 with an invalid payload, which rskj's parse never leaves (the
+ * version is set only after the payload parsed), and OUTPUTS_SENT_TO_DIFFERENT_TYPES_OF_FEDS (4) a
+ * second live federation: neither can happen here.
+ */
+export const UNREFUNDABLE_PEGIN = { UNDETERMINED_SENDER: 1n, INVALID_AMOUNT: 3n } as const;
 
 const ok: BridgeHandlerResult = { values: [] };
 
-function equal(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
-const display = (internal: Uint8Array) => Uint8Array.from(internal).reverse();
 
 /**
  * BtcTransactionFormatUtils.getInputsCount / getInputsCountForSegwit (RSKIP143): the CompactSize
@@ -96,7 +99,7 @@ type PegTxType = 'PEGIN' | 'PEGOUT_OR_MIGRATION' | 'UNKNOWN';
 /** Whether input `i` spends from the federation: its witness script is the federation's redeem script. */
 function spendsFromFederation(tx: BtcTransaction): boolean {
   const redeemScript = activeFederation().redeemScript;
-  return tx.inputs.some((input) => input.witness.length > 0 && equal(input.witness[input.witness.length - 1]!, redeemScript));
+  return tx.inputs.some((input) => input.witness.length > 0 && equalsBytes(input.witness[input.witness.length - 1]!, redeemScript));
 }
 
 /**
@@ -111,7 +114,7 @@ function spendsFromFederation(tx: BtcTransaction): boolean {
 function transactionType(tx: BtcTransaction, height: number): PegTxType {
   if (spendsFromFederation(tx)) return 'PEGOUT_OR_MIGRATION';
   const fedScript = federationOutputScript(activeFederation());
-  const toFederation = tx.outputs.filter((o) => equal(o.script, fedScript));
+  const toFederation = tx.outputs.filter((o) => equalsBytes(o.script, fedScript));
   if (toFederation.length === 0) return 'UNKNOWN';
   if (height < PEGOUT_TX_INDEX_HEIGHT && toFederation.some((o) => o.amount < MINIMUM_PEGIN_TX_VALUE_SATOSHIS)) return 'UNKNOWN';
   return 'PEGIN';
@@ -134,7 +137,7 @@ async function transferFromBridge(state: MerkleStateManager, to: Uint8Array, wei
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
-  const added = tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ txid: display(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
+  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
   if (added.length > 0) await writeFederationUtxos(context.storage, [...(await readFederationUtxos(context.storage)), ...added]);
   await markProcessed(context.storage, tx.txid, context.call.block.number);
 }
@@ -147,9 +150,9 @@ type Evaluation =
 /** BridgeSupport.registerPegIn with RSKIP379: PegUtils.evaluatePegin, then register, refund or reject. */
 async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height: number): Promise<BridgeHandlerResult> {
   const fedScript = federationOutputScript(activeFederation());
-  const toFederation = tx.outputs.filter((o) => equal(o.script, fedScript));
+  const toFederation = tx.outputs.filter((o) => equalsBytes(o.script, fedScript));
   const total = toFederation.reduce((sum, o) => sum + o.amount, 0n);
-  const txHash = display(tx.txid);
+  const txHash = reversed(tx.txid);
 
   let evaluation: Evaluation;
   if (toFederation.some((o) => o.amount < MINIMUM_PEGIN_TX_VALUE_SATOSHIS)) {
@@ -192,7 +195,7 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
   if (evaluation.action === 'REFUND') {
     // handleRefundablePegin: the refund is built at once (generateRejectionRelease, pegout.ts) and
     // waits for confirmations and signatures like a peg-out batch; the peg-in is marked processed.
-    const outputs = tx.outputs.flatMap((o, vout) => (equal(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script }] : []));
+    const outputs = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script }] : []));
     await settlePeginRefund(context, txHash, outputs, height, evaluation.refundAddress);
     await markProcessed(context.storage, tx.txid, context.call.block.number);
     return ok;
@@ -205,9 +208,9 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
 /** BridgeSupport.isBlockMerkleRootValid: the header's root, or the registered witness root (RSKIP143). */
 async function merkleRootMatches(context: BridgeContext, root: Uint8Array, height: number): Promise<boolean> {
   const block = context.btc.blockAt(height)!;
-  if (equal(block.header.subarray(36, 68), root)) return true;
+  if (equalsBytes(block.header.subarray(36, 68), root)) return true;
   const witnessRoot = await coinbaseWitnessRoot(context.storage, block.hash);
-  return witnessRoot !== undefined && equal(witnessRoot, root);
+  return witnessRoot !== undefined && equalsBytes(witnessRoot, root);
 }
 
 /** Bridge.registerBtcTransaction(bytes tx, int256 height, bytes pmt), public since RSKIP199. */
@@ -295,9 +298,9 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
     if (err instanceof PmtError) return { fail: `Partial merkle tree could not be parsed. ${err.message}` };
     throw err;
   }
-  const block = context.btc.blockByHash(display(blockHash!));
+  const block = context.btc.blockByHash(reversed(blockHash!));
   if (block === undefined) return { fail: 'Block not yet registered' };
-  if (!equal(block.header.subarray(36, 68), root)) return ok;
+  if (!equalsBytes(block.header.subarray(36, 68), root)) return ok;
   let coinbase: BtcTransaction;
   try {
     coinbase = parseTransaction(raw!);
@@ -306,9 +309,9 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
   }
   const failure = verifyFailure(coinbase);
   if (failure !== undefined) return { fail: failure };
-  const witnessRoot = display(witnessRootDisplay!);
+  const witnessRoot = reversed(witnessRootDisplay!);
   const expected = witnessCommitment(coinbase);
-  if (expected === undefined || !equal(expected, sha256d(concatBytes(witnessRoot, reserved!)))) {
+  if (expected === undefined || !equalsBytes(expected, sha256d(concatBytes(witnessRoot, reserved!)))) {
     return { fail: 'Witness commitment does not match' };
   }
   await setCoinbaseWitnessRoot(context.storage, block.hash, witnessRoot);
@@ -318,24 +321,44 @@ const registerBtcCoinbaseTransaction: BridgeHandler = async (context) => {
 /** Bridge.hasBtcBlockCoinbaseTransactionInformation(bytes32 blockHash): whether its coinbase was registered. */
 const hasBtcBlockCoinbaseTransactionInformation: BridgeHandler = async (context) => {
   const [blockHash] = context.args as Uint8Array[];
-  return { values: [(await coinbaseWitnessRoot(context.storage, display(blockHash!))) !== undefined] };
+  return { values: [(await coinbaseWitnessRoot(context.storage, reversed(blockHash!))) !== undefined] };
 };
 
 /** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits, else the getter throws. */
 const BTC_TX_HASH = /^[0-9a-f]{64}$/;
 
+/**
+ * The RSK block that processed `hash`: the Bridge's storage, and on a fork, where the storage has
+ * no entry, the remote Bridge's answer (getBtcTxHashProcessedHeight asked with eth_call at the fork
+ * block, as index.ts asks the read methods), since peg-ins the remote processed are not in our
+ * storage. Undefined when not processed; 'fail' when the remote's call failed.
+ */
+async function processedHeightOf(context: BridgeContext, hash: string): Promise<bigint | undefined | 'fail'> {
+  const local = await processedHeightByDisplayHex(context.storage, hash);
+  const { call } = context;
+  if (local !== undefined || call.remote === undefined) return local;
+  const block = call.block.number < call.remote.forkBlock ? call.block.number : call.remote.forkBlock;
+  const data = concatBytes(selector('getBtcTxHashProcessedHeight', ['string']), encodeAbi(['string'], [hash]));
+  const { returnData } = await call.remote.callAt(block, BRIDGE_ADDRESS, data);
+  if (returnData.length < 32) return 'fail';
+  const height = BigInt.asIntN(64, readWord(returnData, 0));
+  return height < 0n ? undefined : height;
+}
+
 /** Bridge.isBtcTxHashAlreadyProcessed(string hash), the hash in display hex. */
 const isBtcTxHashAlreadyProcessed: BridgeHandler = async (context) => {
   const hash = context.args[0] as string;
   if (!BTC_TX_HASH.test(hash)) return { fail: `invalid hash ${hash}` };
-  return { values: [(await processedHeightByDisplayHex(context.storage, hash)) !== undefined] };
+  const height = await processedHeightOf(context, hash);
+  return height === 'fail' ? { fail: 'the remote Bridge failed' } : { values: [height !== undefined] };
 };
 
 /** Bridge.getBtcTxHashProcessedHeight(string hash): the RSK block that processed it, or -1. */
 const getBtcTxHashProcessedHeight: BridgeHandler = async (context) => {
   const hash = context.args[0] as string;
   if (!BTC_TX_HASH.test(hash)) return { fail: `invalid hash ${hash}` };
-  return { values: [(await processedHeightByDisplayHex(context.storage, hash)) ?? BTC_TX_NOT_PROCESSED_HEIGHT] };
+  const height = await processedHeightOf(context, hash);
+  return height === 'fail' ? { fail: 'the remote Bridge failed' } : { values: [height ?? BTC_TX_NOT_PROCESSED_HEIGHT] };
 };
 
 export const PEGIN_HANDLERS: Readonly<Record<string, BridgeHandler>> = {

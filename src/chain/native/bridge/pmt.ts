@@ -7,6 +7,7 @@
  * Serialization: transaction count (uint32 LE), CompactSize hash count, hashes (internal order),
  * CompactSize flag byte count, flag bytes (bits least significant first).
  */
+import { equalsBytes } from '@ethereumjs/util';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { sha256d } from '../../base/bytes.js';
 
@@ -53,9 +54,6 @@ export interface PmtContents {
   matched: Uint8Array[];
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((v, i) => v === b[i]);
-}
 
 function treeWidth(count: number, height: number): number {
   return Math.floor((count + 2 ** height - 1) / 2 ** height);
@@ -101,7 +99,7 @@ export function readPartialMerkleTree(pmt: Uint8Array): PmtContents {
     if (pos * 2 + 1 < treeWidth(transactionCount, h - 1)) {
       right = extract(h - 1, pos * 2 + 1);
       // CVE-2012-2459: a tree whose two branches are equal could prove a duplicated transaction.
-      if (equalBytes(left, right)) throw new PmtError('Invalid merkle tree with duplicated left/right branches');
+      if (equalsBytes(left, right)) throw new PmtError('Invalid merkle tree with duplicated left/right branches');
     }
     return sha256d(concatBytes(left, right));
   };
@@ -113,5 +111,5 @@ export function readPartialMerkleTree(pmt: Uint8Array): PmtContents {
 
 /** Whether `hash` (internal order) is one of the tree's matched leaves. */
 export function pmtContains(contents: PmtContents, hash: Uint8Array): boolean {
-  return contents.matched.some((m) => equalBytes(m, hash));
+  return contents.matched.some((m) => equalsBytes(m, hash));
 }
