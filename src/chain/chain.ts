@@ -4,6 +4,7 @@
  * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
  * (control.ts). Every mutation runs under one lock (lock.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
@@ -145,6 +146,15 @@ export class Chain {
   fork: ChainFork | undefined;
   /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
   private readonly forkConnections: ForkConnection[] = [];
+  /**
+   * The federation's runs after RSK blocks, one after another (pegout-duty.ts). A send or an
+   * evm_mine answers once the runs its blocks started are done, so a peg-out is complete when the
+   * request's send returns; the duty's own transactions and blocks go to the intake and producer
+   * directly, never waiting for themselves.
+   */
+  private federationRuns: Promise<void> = Promise.resolve();
+  /** Marks the async context of those runs: what a run mines on the Bitcoin chain must not wait for runs. */
+  private readonly federationRunContext = new AsyncLocalStorage<true>();
 
   private constructor(
     private readonly options: ChainOptions,
@@ -187,20 +197,26 @@ export class Chain {
         btc,
         bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
         sendToBridge: (data, federator = FEDERATORS[0]!) =>
-          this.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
+          this.intake.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
         headNumber: () => this.head.header.number,
         automine: () => this.isAutomine,
-        mineRsk: async () => void (await this.mine()),
+        mineRsk: async () => void (await this.producer.mine()),
         submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
         mineBtc: async (count) => void (await this.btc.mine(count)),
       },
       (duty, err) => (options.onBackgroundError ?? (() => undefined))(new Error(`federation duty "${duty}" failed: ${(err as Error).message}`, { cause: err })),
     );
-    this.btc = new BtcSide(this.parts, (blocks) => federation.run({ kind: 'btcBlocks', blocks }));
+    this.btc = new BtcSide(this.parts, async (blocks) => {
+      await federation.run({ kind: 'btcBlocks', blocks });
+      // btc_mine: wait for what the peg-in's registration set off too (a refund), unless a run mines.
+      if (this.federationRunContext.getStore() === undefined) await this.federationRuns;
+    });
     // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
     this.events.on('block', (_block, { receipts }) => {
       const bridgeLogs = receipts.some((r) => r.logs.some((l) => equalsBytes(l.address, BRIDGE.bytes)));
-      void federation.run({ kind: 'rskBlock', bridgeLogs });
+      this.federationRuns = this.federationRuns.then(() =>
+        this.federationRunContext.run(true, () => federation.run({ kind: 'rskBlock', bridgeLogs })),
+      );
     });
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
@@ -465,13 +481,17 @@ export class Chain {
   // ---- transactions and blocks ---------------------------------------------------------------------
 
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
-  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return this.intake.sendRawTransaction(raw);
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const hash = await this.intake.sendRawTransaction(raw);
+    await this.federationRuns;
+    return hash;
   }
 
   /** Signs with one of the node's keys (or as an impersonated account) and submits (eth_sendTransaction). */
-  sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
-    return this.intake.sendTransaction(request, signer);
+  async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
+    const hash = await this.intake.sendTransaction(request, signer);
+    await this.federationRuns;
+    return hash;
   }
 
   /** The state nonce plus the sender's run of pooled transactions. */
@@ -517,8 +537,10 @@ export class Chain {
   }
 
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
-  mine(timestamp?: bigint): Promise<RskBlock> {
-    return this.producer.mine(timestamp);
+  async mine(timestamp?: bigint): Promise<RskBlock> {
+    const block = await this.producer.mine(timestamp);
+    await this.federationRuns;
+    return block;
   }
 
   /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
