@@ -71,12 +71,13 @@ interface Release {
 
 /**
  * Signs `entry` as the next federator who has not, and sends it; returns the signed transaction
- * when that signature completes the threshold (what release_btc will carry).
+ * when that signature completes the threshold (what release_btc will carry), 'none' when every
+ * federator whose key the node holds has signed.
  */
-async function signNext(context: FederationDutyContext, entry: PegoutWaitingForSignatures): Promise<Release | undefined> {
+async function signNext(context: FederationDutyContext, entry: PegoutWaitingForSignatures): Promise<Release | undefined | 'none'> {
   const federation = activeFederation();
   const signer = signers().find((s) => !entry.signatures[0]!.some((sig) => sig.keyIndex === s.keyIndex));
-  if (signer === undefined) return undefined;
+  if (signer === undefined) return 'none';
   const digests = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
   const signatures = digests.map((d) => secp256k1.sign(d, signer.privateKey, { prehash: false, format: 'der' }));
   await context.sendToBridge(addSignatureCall(federation.members[signer.keyIndex]!, signatures, entry.rskTxHash), signer.account);
@@ -90,8 +91,11 @@ async function signNext(context: FederationDutyContext, entry: PegoutWaitingForS
 
 const sameHash = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
 
-/** One step; false when there is nothing to do now. `pending` holds a release whose addSignature is not mined yet. */
-async function step(context: FederationDutyContext, pending: { release?: Release }): Promise<boolean> {
+/** What a step did: nothing to do now, updateCollections sent, or something else done. */
+type Step = 'idle' | 'updateCollections' | 'done';
+
+/** One step. `pending` holds a release whose last addSignature is not mined yet. */
+async function step(context: FederationDutyContext, pending: { release?: Release }): Promise<Step> {
   const storage = context.bridgeAtHead();
   const next = context.headNumber() + 1n; // the block the duty's transaction goes into
   const signing = await readWaitingForSignatures(storage);
@@ -101,12 +105,14 @@ async function step(context: FederationDutyContext, pending: { release?: Release
     pending.release = undefined;
     await context.submitBtc(release.raw);
     await context.mineBtc(PEGIN_MINIMUM_CONFIRMATIONS);
-    return true;
+    return 'done';
   }
-  if (release !== undefined) return false; // its last signature waits in the pool
+  if (release !== undefined) return 'idle'; // its last signature waits in the pool
   if (signing.length > 0) {
-    pending.release = await signNext(context, signing[0]!);
-    return true;
+    const signed = await signNext(context, signing[0]!);
+    if (signed === 'none') return 'idle';
+    pending.release = signed;
+    return 'done';
   }
 
   const waiting = await readWaitingForConfirmations(storage);
@@ -117,15 +123,15 @@ async function step(context: FederationDutyContext, pending: { release?: Release
   const batchAt = payable ? await readNextPegoutHeight(storage) : undefined;
 
   const due = [confirmedAt, batchAt].filter((h): h is bigint => h !== undefined);
-  if (due.length === 0) return false;
+  if (due.length === 0) return 'idle';
   const when = due.reduce((a, b) => (a < b ? a : b));
   if (when <= next) {
     await context.sendToBridge(UPDATE_COLLECTIONS);
-    return true;
+    return 'updateCollections';
   }
-  if (!context.automine()) return false; // the chain's own blocks will get there
+  if (!context.automine()) return 'idle'; // the chain's own blocks will get there
   while (context.headNumber() + 1n < when) await context.mineRsk();
-  return true;
+  return 'done';
 }
 
 /**
@@ -150,11 +156,11 @@ export function pegoutDuty(): FederationDuty {
           const before = await fingerprint(context.bridgeAtHead());
           if (before === stuckAt) break;
           stuckAt = undefined;
-          const head = context.headNumber();
-          if (!(await step(context, pending))) break;
+          const did = await step(context, pending);
+          if (did === 'idle') break;
           // Without automine a sent transaction waits in the pool: the next block goes on.
           if (!context.automine()) break;
-          if ((await fingerprint(context.bridgeAtHead())) === before && context.headNumber() === head + 1n) stuckAt = before;
+          if (did === 'updateCollections' && (await fingerprint(context.bridgeAtHead())) === before) stuckAt = before;
         }
         outstanding = pending.release !== undefined || (await fingerprint(context.bridgeAtHead())) !== IDLE;
       } finally {

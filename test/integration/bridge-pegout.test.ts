@@ -365,4 +365,27 @@ describe('peg-out', () => {
     // Keyed by the registerBtcTransaction transaction that built the refund.
     expect(requestedLog.topics[1]).toBe(logs[0]!.transactionHash);
   });
+
+  it("pays a second peg-out from the first one's change, the federation mining up to the next peg-out height (+50)", async () => {
+    await t.close();
+    provider.destroy();
+    await start(true);
+    await seedFederationUtxo(2_000_000);
+    const destination = p2pkh(secp256k1.getPublicKey(hexToBytes(COW.privateKey.slice(2)), true), REGTEST).address!;
+    await (await user.sendTransaction({ to: BRIDGE, value: 1_000_000n * WEI_PER_SAT })).wait();
+    const firstBatch = (await provider.getLogs({ address: BRIDGE, fromBlock: 0, topics: [TOPIC.batch_pegout_created] }))[0]!;
+    expect(await bridge.getNextPegoutCreationBlockNumber!()).toBe(BigInt(firstBatch.blockNumber) + 50n);
+
+    const second = await (await user.sendTransaction({ to: BRIDGE, value: 500_000n * WEI_PER_SAT })).wait();
+    const batches = await provider.getLogs({ address: BRIDGE, fromBlock: 0, topics: [TOPIC.batch_pegout_created] });
+    expect(batches).toHaveLength(2);
+    expect(batches[1]!.blockNumber).toBe(firstBatch.blockNumber + 50);
+    expect(batches[1]!.blockNumber).toBeGreaterThan(second!.blockNumber);
+    const fee = (FEE_PER_KB * BigInt(segwitPegoutTxSize(GENESIS_FEDERATION, 1, 2))) / 1000n;
+    const coins: { amount: number }[] = await call(t.testnetUrl, 'btc_listUnspent', [destination]);
+    expect(coins.map((c) => c.amount).sort((a, b) => a - b)).toEqual([Number(500_000n - fee), Number(1_000_000n - fee)]);
+    // The second spent the first's change (1,000,000 left), and its own change came back.
+    const recorded = await readFederationUtxos(bridgeStorageOverRpc(t.testnetUrl));
+    expect(recorded.map((u) => u.value)).toEqual([500_000n]);
+  });
 });
