@@ -34,6 +34,7 @@ import { warmUpWhenReady } from './server/warm-up.js';
 import { MAX_FILTER_ADDRESSES, MAX_FILTER_TOPICS } from './rpc/filter-params.js';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from './rpc/subscriptions.js';
 import { createRpcGate } from './server/rpc-route.js';
+import { explorerSocket } from './server/explorer-socket.js';
 import { exposureWarning } from './server/exposure.js';
 import { ClientTrackingDispatcher } from './server/client-tracking.js';
 import { BAN_LIST_FILE, BanList } from './gateway/ban-list.js';
@@ -222,7 +223,7 @@ export async function createNode(options: NodeOptions = {}): Promise<DevNode> {
       const server = createHttpServer(gate.http, refuseBanned(app, clients), options.http);
       const http = options.http ?? {};
       guardConnections(server, clients, http.maxConnectionsPerAddress ?? maxConnectionsPerAddress(http.maxConnections ?? MAX_CONNECTIONS));
-      attachWebSocketLazily(server, gate.webSocket, limits.webSocket);
+      attachWebSocketLazily(server, { ...gate.webSocket, sideSockets: [explorerSocket({ dispatcher, contexts, hosted: options.hosted ?? false })] }, limits.webSocket);
       const address = await listen(server, port, host);
       servers.add(server);
       const warning = exposureWarning(host, options.hosted ?? false);

@@ -1,67 +1,57 @@
 /**
- * The bench's HTTP client: node:http over a keep-alive Agent, one JSON-RPC request per round trip
- * (no batching), so every node pays the same client cost.
+ * JSON-RPC over the bench's raw client (client.ts), one request per round trip (no batching), so
+ * every node pays the same client cost: single calls for setup and the write rows, and the read
+ * load (N connections, each with one request in flight) with the client's own CPU per request.
  */
-import http from 'node:http';
+import { ConnectionPool, requestHead, requestText, type Connection, type HttpResponse } from './client.js';
 
-/** Connections, and requests in flight, for the read workloads (as in issue 11). */
+/** Connections, and requests in flight, for the read workloads (as in issues 11 and 25). */
 export const READ_CONNECTIONS = 32;
-
-/** A node that holds a request open this long fails that workload instead of stalling the run. */
-const REQUEST_TIMEOUT_MS = 60_000;
-
-const agent = new http.Agent({ keepAlive: true, maxSockets: READ_CONNECTIONS, maxFreeSockets: READ_CONNECTIONS });
 
 export interface RpcError {
   code: number;
   message: string;
 }
 
-/**
- * POSTs `body` to `url` and resolves with the raw response text; rejects on a non-200 status.
- * A kept-alive socket the server closed while idle fails at once with ECONNRESET before the
- * request reached the node: that request is sent again (as Node's docs advise), as often as the
- * pool may hold stale sockets (after a pause longer than the server's idle timeout, all are).
- */
-export async function post(url: URL, body: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await postOnce(url, body);
-    } catch (err) {
-      if (!(err as { reusedSocketReset?: boolean }).reusedSocketReset || attempt >= READ_CONNECTIONS) throw err;
-    }
+const pools = new Map<string, ConnectionPool>();
+const heads = new Map<string, string>();
+
+function poolOf(url: URL): ConnectionPool {
+  let pool = pools.get(url.host);
+  if (pool === undefined) {
+    pool = new ConnectionPool(url.hostname, Number(url.port));
+    pools.set(url.host, pool);
+  }
+  return pool;
+}
+
+function headOf(url: URL): string {
+  let head = heads.get(url.href);
+  if (head === undefined) {
+    head = requestHead(url);
+    heads.set(url.href, head);
+  }
+  return head;
+}
+
+/** Closes every kept-alive socket (a node being stopped, or the end of the run). */
+export function closeConnections(url?: URL): void {
+  for (const [host, pool] of pools) {
+    if (url !== undefined && host !== url.host) continue;
+    pool.close();
+    pools.delete(host);
   }
 }
 
-function postOnce(url: URL, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}: ${text.slice(0, 300)}`));
-          else resolve(text);
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', (err: NodeJS.ErrnoException) => {
-      if (req.reusedSocket && err.code === 'ECONNRESET') Object.assign(err, { reusedSocketReset: true });
-      reject(err);
-    });
-    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-    req.end(body);
-  });
+const checked = (response: HttpResponse): string => {
+  const text = response.body.toString('utf8');
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${text.slice(0, 300)}`);
+  return text;
+};
+
+/** POSTs `body` to `url` and resolves with the response text; rejects on a non-200 status. */
+export async function post(url: URL, body: string): Promise<string> {
+  return checked(await poolOf(url).send(requestText(headOf(url), body)));
 }
 
 export function rpcBody(method: string, params: unknown[]): string {
@@ -75,14 +65,6 @@ export async function rpc<T = unknown>(url: URL, method: string, params: unknown
   return json.result as T;
 }
 
-export interface LoadResult {
-  /** Requests (or operations) completed per second over the timed window. */
-  perSecond: number;
-  count: number;
-  p50: number;
-  p99: number;
-}
-
 /** The q-quantile (0..1) of unsorted latencies, in ms. */
 export function quantile(samples: number[], q: number): number {
   if (samples.length === 0) return NaN;
@@ -94,49 +76,67 @@ export function median(samples: number[]): number {
   return quantile(samples, 0.5);
 }
 
-/**
- * Runs `op` from `concurrency` loops until `durationMs` has passed (or `total` ops when given),
- * after `warmupMs` of untimed load. `op(i)` gets a running index for per-request variation.
- */
-export async function runLoad(options: {
-  concurrency: number;
-  durationMs?: number;
-  total?: number;
-  warmupMs?: number;
-  op: (i: number, worker: number) => Promise<unknown>;
-}): Promise<LoadResult> {
-  const { concurrency, durationMs = Infinity, total = Infinity, warmupMs = 0, op } = options;
-  let next = 0;
-  if (warmupMs > 0) {
-    const warmEnd = performance.now() + warmupMs;
-    await Promise.all(
-      Array.from({ length: concurrency }, async (_, w) => {
-        while (performance.now() < warmEnd) await op(next++, w);
-      }),
-    );
-  }
-  const latencies: number[] = [];
-  const started = performance.now();
-  const end = started + durationMs;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, w) => {
-      while (done < total && performance.now() < end) {
-        const t0 = performance.now();
-        done++;
-        await op(next++, w);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  return { perSecond: latencies.length / seconds, count: latencies.length, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
+export interface LoadResult {
+  /** Requests completed per second over the timed window. */
+  perSecond: number;
+  count: number;
+  p50: number;
+  p99: number;
+  /** The bench process's CPU (user + system) per request over the timed window, µs. */
+  clientCpuUs: number;
 }
 
-/** A read op for runLoad: fails the run on a JSON-RPC error (a node that errors is not fast). */
-export function readOp(url: URL, body: (i: number) => string): (i: number) => Promise<void> {
-  return async (i) => {
-    const text = await post(url, body(i));
-    if (text.includes('"error"')) throw new Error(`error answer: ${text.slice(0, 300)}`);
+const ERROR_MEMBER = Buffer.from('"error"');
+
+/**
+ * Read load: `connections` connections, each sending its next request as soon as the previous
+ * answer is in, for `durationMs` after `warmupMs` of untimed load. `body` is the JSON-RPC body:
+ * one string for every request (the whole request is then built once), or one per request index.
+ * An answer that is not 200 or holds an "error" member fails the run (a node that errors is not fast).
+ */
+export async function readLoad(options: {
+  url: URL;
+  connections: number;
+  durationMs: number;
+  warmupMs: number;
+  body: string | ((i: number) => string);
+}): Promise<LoadResult> {
+  const { url, connections, durationMs, warmupMs, body } = options;
+  const head = headOf(url);
+  const fixed = typeof body === 'string' ? requestText(head, body) : undefined;
+  const request = fixed !== undefined ? () => fixed : (i: number) => requestText(head, (body as (i: number) => string)(i));
+  const pool = new ConnectionPool(url.hostname, Number(url.port));
+  const open = Array.from({ length: connections }, () => pool.create());
+  let next = 0;
+  const latencies: number[] = [];
+  const loop = async (connection: Connection, until: number, record: boolean) => {
+    for (;;) {
+      const t0 = performance.now();
+      if (t0 >= until) return;
+      const response = await connection.send(request(next++));
+      if (response.status !== 200 || response.body.indexOf(ERROR_MEMBER) >= 0) {
+        throw new Error(`error answer: HTTP ${response.status} ${response.body.toString('utf8', 0, 300)}`);
+      }
+      if (record) latencies.push(performance.now() - t0);
+    }
   };
+  try {
+    const warmEnd = performance.now() + warmupMs;
+    await Promise.all(open.map((c) => loop(c, warmEnd, false)));
+    const cpu0 = process.cpuUsage();
+    const started = performance.now();
+    await Promise.all(open.map((c) => loop(c, started + durationMs, true)));
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const count = latencies.length;
+    return {
+      perSecond: count / seconds,
+      count,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      clientCpuUs: (cpu.user + cpu.system) / count,
+    };
+  } finally {
+    pool.close();
+  }
 }

@@ -119,7 +119,30 @@ export async function dashboardUserUrl(node: RunningNode): Promise<URL> {
   return new URL(`${base}/${key}`);
 }
 
+/** Stands in for the token's address in the calibration node's requests (same size as a real one). */
+const CALIBRATION_TOKEN = `0x${'7'.repeat(40)}`;
+
+/**
+ * The calibration node (a bare node:http server) answers any request with one fixed result: it
+ * runs the read rows only, with the bench's keys and a stand-in token address, so its requests
+ * have the same bytes and size as the nodes'.
+ */
+export function calibrationTarget(node: RunningNode): BenchTarget {
+  return {
+    node,
+    url: node.url,
+    chainId: 0n,
+    gasPrice: 0n,
+    token: CALIBRATION_TOKEN,
+    main: new Wallet(benchKey(0)),
+    senders: [],
+    nonces: new Map(),
+    richBlock: { number: '0x0', txs: 0 },
+  };
+}
+
 export async function prepare(node: RunningNode): Promise<BenchTarget> {
+  if (node.spec.kind === 'calibration') return calibrationTarget(node);
   const url = node.spec.id === 'rsk-user' ? await dashboardUserUrl(node) : node.url;
   const chainId = BigInt(await rpc<string>(url, 'eth_chainId'));
   // Twice the node's price: EIP-1559 peers' base fee may move a little; every node then takes all.

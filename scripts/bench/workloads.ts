@@ -1,10 +1,11 @@
 /**
- * The workloads of issue 11's table, in its order. Each runs against one prepared node; index.ts
- * runs a workload on every node before going to the next one.
+ * The workloads of issues 11 and 25, in the order of issue 25's table. Each runs against one
+ * prepared node; index.ts runs a workload on every node before going to the next one. The read
+ * rows also run on the calibration node (a bare node:http server), the others on real nodes only.
  */
-import { READ_CONNECTIONS, median, post, quantile, readOp, rpc, rpcBody, runLoad } from './load.js';
-import { residentMiB, startNode, type NodeSpec } from './peers.js';
-import { SENDERS, balanceOfData, sendAndWait, signTransfers, type BenchTarget } from './setup.js';
+import { READ_CONNECTIONS, median, post, quantile, readLoad, rpc, rpcBody, type RpcError } from './load.js';
+import { NODES, residentMiB, startNode, type NodeSpec } from './peers.js';
+import { RECIPIENT, SENDERS, balanceOfData, prepare, sendAndWait, signTransfers, waitReceipt, type BenchTarget } from './setup.js';
 
 export interface Sizes {
   /** Timed window of each read workload, after a warm-up. */
@@ -16,44 +17,51 @@ export interface Sizes {
   snapshotCycles: number;
   eventBlocks: number;
   getLogsRuns: number;
+  /** Transfers in the traced block (issue 25: 100). */
+  tracedTransfers: number;
+  /** Tests in the Hardhat-style suite (issue 25: 1,000). */
+  suiteTests: number;
 }
 
 export const FULL: Sizes = {
   readMs: 3_000,
   warmupMs: 500,
-  coldStarts: 3,
+  coldStarts: 5,
   transfersOneByOne: 300,
   transfersPerSender: 50,
   snapshotCycles: 100,
   eventBlocks: 2_000,
   getLogsRuns: 20,
+  tracedTransfers: 100,
+  suiteTests: 1_000,
 };
 
 export const QUICK: Sizes = {
   readMs: 1_000,
   warmupMs: 200,
-  coldStarts: 1,
+  coldStarts: 2,
   transfersOneByOne: 50,
   transfersPerSender: 10,
   snapshotCycles: 20,
   eventBlocks: 200,
   getLogsRuns: 5,
+  tracedTransfers: 50,
+  suiteTests: 100,
 };
 
-export type Unit = 'ms' | 'req/s' | 'tx/s' | 'blocks/s' | 'MiB';
+export type Unit = 'ms' | 's' | 'req/s' | 'tx/s' | 'blocks/s' | 'MiB';
 
 export interface Measurement {
   value: number;
   /** Latency of one request or operation, ms. */
   p50?: number;
   p99?: number;
+  /** Read rows: the bench process's CPU per request, µs (the client's own cost). */
+  clientCpuUs?: number;
   note?: string;
   /** Why the node could not run the workload (value is then NaN). */
   failed?: string;
 }
-
-/** How rsk-devnode's value is judged: against a peer's value times a factor, or a fixed bound. */
-export type Target = { peer: NodeSpec['id']; factor: number } | { bound: number };
 
 export interface Workload {
   id: string;
@@ -61,7 +69,8 @@ export interface Workload {
   unit: Unit;
   /** Whether a higher value is better (throughput) or a lower one (time, memory). */
   higherIsBetter: boolean;
-  target: Target;
+  /** A read row: runs on the calibration node too (any answer without an error will do). */
+  read?: boolean;
   /** Cold start measures fresh processes; the others a prepared node. */
   run: (target: BenchTarget, sizes: Sizes, state: Map<string, unknown>) => Promise<Measurement | undefined>;
 }
@@ -95,13 +104,23 @@ async function sendAfterRevert(url: URL, raw: string): Promise<number> {
   }
 }
 
-const throughput = async (target: BenchTarget, sizes: Sizes, body: (i: number) => string): Promise<Measurement> => {
-  const r = await runLoad({ concurrency: READ_CONNECTIONS, durationMs: sizes.readMs, warmupMs: sizes.warmupMs, op: readOp(target.url, body) });
-  return { value: r.perSecond, p50: r.p50, p99: r.p99 };
+const throughput = async (target: BenchTarget, sizes: Sizes, body: string | ((i: number) => string), connections = READ_CONNECTIONS): Promise<Measurement> => {
+  const r = await readLoad({ url: target.url, connections, durationMs: sizes.readMs, warmupMs: sizes.warmupMs, body });
+  return { value: r.perSecond, p50: r.p50, p99: r.p99, clientCpuUs: r.clientCpuUs };
 };
 
-/** A distinct, never-used address per request index. */
-const freshAddress = (i: number) => `0x${(0xbe1c0000000000 + i).toString(16).padStart(40, '0')}`;
+/** Stands for the address in a body built once; each request puts a new address in its place. */
+const SLOT = 'feedfacefeedfacefeedfacefeedfacefeedface';
+
+/**
+ * The bodies of a "new address each" row: `body` (built once, with SLOT as the address) with a
+ * distinct, never-used address per request index: two string joins a request, no JSON or ABI work.
+ */
+function newAddressEach(body: string): (i: number) => string {
+  const [before, after, extra] = body.split(SLOT);
+  if (after === undefined || extra !== undefined) throw new Error('the body must hold the address slot once');
+  return (i) => before + (0xbe1c0000000000 + i).toString(16).padStart(40, '0') + after;
+}
 
 const tx = (total: number, seconds: number, latencies: number[]): Measurement => ({
   value: total / seconds,
@@ -118,13 +137,81 @@ async function sendSequentially(target: BenchTarget, raws: string[], latencies: 
   }
 }
 
+/** Answers larger than this are not searched for a top-level error beyond their start. */
+const ERROR_PREFIX_CHARS = 200;
+
+/**
+ * The traced block: `count` ERC20 transfers sent from all the bench's keys with automine off, then
+ * one evm_mine (at most 12 per sender: under rskj's 16 pending nonces per sender). Made once per
+ * node and kept in `state` for both tracer rows; answers the transactions' hashes.
+ */
+async function tracedBlock(target: BenchTarget, count: number, state: Map<string, unknown>): Promise<string[]> {
+  const made = state.get('traced') as string[] | undefined;
+  if (made !== undefined) return made;
+  const { url } = target;
+  const wallets = [target.main, ...target.senders];
+  const raws = (await Promise.all(wallets.map((w, k) => signTransfers(target, w, Math.floor(count / wallets.length) + (k < count % wallets.length ? 1 : 0))))).flat();
+  const hashes: string[] = [];
+  await rpc(url, 'evm_setAutomine', [false]);
+  try {
+    for (const raw of raws) hashes.push(await rpc<string>(url, 'eth_sendRawTransaction', [raw]));
+    await rpc(url, 'evm_mine');
+  } finally {
+    await rpc(url, 'evm_setAutomine', [true]);
+  }
+  const blocks = new Set((await Promise.all(hashes.map((h) => waitReceipt(url, h)))).map((r) => r.blockNumber));
+  if (blocks.size !== 1) throw new Error(`the ${count} transfers went into ${blocks.size} blocks, not one`);
+  state.set('traced', hashes);
+  return hashes;
+}
+
+/** debug_traceTransaction of every transaction of the traced block, one after the other. */
+async function traceAll(target: BenchTarget, sizes: Sizes, state: Map<string, unknown>, options: object | undefined): Promise<Measurement | undefined> {
+  // ganache has no evm_setAutomine to build the block with (and issue 25 compares with anvil and Hardhat).
+  if (target.node.spec.id === 'ganache') return undefined;
+  const hashes = await tracedBlock(target, sizes.tracedTransfers, state);
+  const times: number[] = [];
+  let bytes = 0;
+  const t0 = performance.now();
+  for (const hash of hashes) {
+    const t = performance.now();
+    const text = await post(target.url, rpcBody('debug_traceTransaction', options === undefined ? [hash] : [hash, options]));
+    times.push(performance.now() - t);
+    if (text.slice(0, ERROR_PREFIX_CHARS).includes('"error"')) throw new Error((JSON.parse(text) as { error: RpcError }).error.message);
+    if (text.includes('"structLogs":[]')) throw new Error('answered an empty structLogs (no steps recorded)');
+    bytes += text.length;
+  }
+  const total = performance.now() - t0;
+  return { value: total, p50: quantile(times, 0.5), p99: quantile(times, 0.99), note: `${hashes.length} traces, ${(bytes / 1e6).toFixed(2)} MB in all` };
+}
+
+/**
+ * anvil records the steps a struct-log trace needs only when started with --steps-tracing, and
+ * answers an empty structLogs otherwise; the flag slows every transaction, so only the struct-log
+ * row gets such an anvil: started, prepared as the others, traced and stopped.
+ */
+async function traceOnStepsTracingAnvil(sizes: Sizes): Promise<Measurement> {
+  const anvil = NODES.find((n) => n.id === 'anvil')!;
+  const command = (port: number) => {
+    const plain = anvil.command(port);
+    return { ...plain, args: [...plain.args, '--steps-tracing'] };
+  };
+  const spec: NodeSpec = { ...anvil, command };
+  const node = await startNode(spec, 'anvil-steps-tracing');
+  try {
+    const m = await traceAll(await prepare(node), sizes, new Map(), undefined);
+    return { ...m!, note: `anvil started with --steps-tracing for this row; ${m!.note}` };
+  } finally {
+    await node.stop();
+  }
+}
+
 export const WORKLOADS: Workload[] = [
   {
     id: 'cold-start',
     label: () => 'cold start: spawn → first eth_blockNumber answer',
     unit: 'ms',
     higherIsBetter: false,
-    target: { bound: 250 },
     run: async (target, sizes) => {
       // rsk-user: the same process as rsk (its key exists only once the node is up).
       if (target.node.spec.id === 'rsk-user') return undefined;
@@ -138,41 +225,42 @@ export const WORKLOADS: Workload[] = [
     },
   },
   {
-    id: 'blockNumber',
+    id: 'blockNumber-1',
+    label: () => 'eth_blockNumber, 1 connection',
+    unit: 'req/s',
+    higherIsBetter: true,
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, rpcBody('eth_blockNumber', []), 1),
+  },
+  {
+    id: 'blockNumber-32',
     label: () => `eth_blockNumber, ${READ_CONNECTIONS} connections`,
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'anvil', factor: 0.9 },
-    run: (target, sizes) => {
-      const body = rpcBody('eth_blockNumber', []);
-      return throughput(target, sizes, () => body);
-    },
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, rpcBody('eth_blockNumber', [])),
   },
   {
     id: 'getBalance',
     label: () => `eth_getBalance, ${READ_CONNECTIONS} connections`,
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'anvil', factor: 0.8 },
-    run: (target, sizes) => {
-      const body = rpcBody('eth_getBalance', [target.main.address, 'latest']);
-      return throughput(target, sizes, () => body);
-    },
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, rpcBody('eth_getBalance', [target.main.address, 'latest'])),
   },
   {
     id: 'getBalance-new',
     label: () => 'eth_getBalance, a new address per request',
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'anvil', factor: 0.8 },
-    run: (target, sizes) => throughput(target, sizes, (i) => rpcBody('eth_getBalance', [freshAddress(i), 'latest'])),
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, newAddressEach(rpcBody('eth_getBalance', [`0x${SLOT}`, 'latest']))),
   },
   {
     id: 'getBlock',
     label: () => 'eth_getBlockByNumber(the block of 10 transfers, true)',
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'ganache', factor: 1 },
     run: async (target, sizes) => {
       // By number, not `latest`: ganache's miner_start leaves an empty block on top of the rich one,
       // and its `latest` answered 1.5 KB where the others answered the ten transfers (8-10 KB).
@@ -180,35 +268,31 @@ export const WORKLOADS: Workload[] = [
       const body = rpcBody('eth_getBlockByNumber', [number, true]);
       const block = JSON.parse(await post(target.url, body)) as { result: { transactions: unknown[] } };
       if (block.result.transactions.length !== txs) throw new Error(`block ${number} answered ${block.result.transactions.length} transactions, not ${txs}`);
-      const m = await throughput(target, sizes, () => body);
+      const m = await throughput(target, sizes, body);
       return { ...m, note: `block ${Number(number)} holds ${txs} txs` };
     },
   },
   {
     id: 'call',
-    label: () => 'eth_call ERC20 balanceOf',
+    label: () => 'eth_call ERC20 balanceOf, same holder',
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'anvil', factor: 0.5 },
-    run: (target, sizes) => {
-      const body = rpcBody('eth_call', [{ to: target.token, data: balanceOfData(target.main.address) }, 'latest']);
-      return throughput(target, sizes, () => body);
-    },
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, rpcBody('eth_call', [{ to: target.token, data: balanceOfData(target.main.address) }, 'latest'])),
   },
   {
     id: 'call-new',
     label: () => 'eth_call balanceOf, a new holder per request',
     unit: 'req/s',
     higherIsBetter: true,
-    target: { peer: 'anvil', factor: 0.5 },
-    run: (target, sizes) => throughput(target, sizes, (i) => rpcBody('eth_call', [{ to: target.token, data: balanceOfData(freshAddress(i)) }, 'latest'])),
+    read: true,
+    run: (target, sizes) => throughput(target, sizes, newAddressEach(rpcBody('eth_call', [{ to: target.token, data: balanceOfData(`0x${SLOT}`) }, 'latest']))),
   },
   {
     id: 'transfer-serial',
     label: (s) => `ERC20 transfer, send → receipt, one at a time (${s.transfersOneByOne})`,
     unit: 'tx/s',
     higherIsBetter: true,
-    target: { peer: 'hardhat', factor: 1 },
     run: async (target, sizes) => {
       const raws = await signTransfers(target, target.main, sizes.transfersOneByOne);
       const latencies: number[] = [];
@@ -222,7 +306,6 @@ export const WORKLOADS: Workload[] = [
     label: (s) => `ERC20 transfer, ${SENDERS} senders in flight (${SENDERS * s.transfersPerSender})`,
     unit: 'tx/s',
     higherIsBetter: true,
-    target: { peer: 'hardhat', factor: 1 },
     run: async (target, sizes) => {
       const perSender = await Promise.all(target.senders.map((w) => signTransfers(target, w, sizes.transfersPerSender)));
       const latencies: number[] = [];
@@ -239,7 +322,6 @@ export const WORKLOADS: Workload[] = [
     label: () => 'evm_snapshot + 1 ERC20 tx + evm_revert',
     unit: 'ms',
     higherIsBetter: false,
-    target: { peer: 'anvil', factor: 1 },
     run: async (target, sizes) => {
       // After each revert the nonce is back, so every cycle's transaction takes the same nonce; the
       // amounts differ, as anvil refuses a transaction hash it has seen before the revert.
@@ -266,7 +348,6 @@ export const WORKLOADS: Workload[] = [
     label: (s) => `mine ${s.eventBlocks.toLocaleString('en-US')} blocks with one event each`,
     unit: 'blocks/s',
     higherIsBetter: true,
-    target: { peer: 'hardhat', factor: 1 },
     run: async (target, sizes, state) => {
       const raws = await signTransfers(target, target.main, sizes.eventBlocks);
       const first = Number(BigInt(await rpc<string>(target.url, 'eth_blockNumber'))) + 1;
@@ -285,7 +366,6 @@ export const WORKLOADS: Workload[] = [
     label: (s) => `eth_getLogs, ${s.eventBlocks.toLocaleString('en-US')} blocks, ${s.eventBlocks.toLocaleString('en-US')} logs`,
     unit: 'ms',
     higherIsBetter: false,
-    target: { peer: 'anvil', factor: 1 },
     run: async (target, sizes, state) => {
       const range = state.get('events') as EventRange | undefined;
       if (range === undefined) return undefined;
@@ -302,11 +382,55 @@ export const WORKLOADS: Workload[] = [
     },
   },
   {
+    id: 'trace-call',
+    label: (s) => `debug_traceTransaction callTracer, each tx of a block of ${s.tracedTransfers} ERC20 transfers`,
+    unit: 'ms',
+    higherIsBetter: false,
+    run: (target, sizes, state) => traceAll(target, sizes, state, { tracer: 'callTracer' }),
+  },
+  {
+    id: 'trace-struct',
+    label: (s) => `debug_traceTransaction struct logs (default), each tx of the ${s.tracedTransfers}-transfer block`,
+    unit: 'ms',
+    higherIsBetter: false,
+    run: (target, sizes, state) => (target.node.spec.id === 'anvil' ? traceOnStepsTracingAnvil(sizes) : traceAll(target, sizes, state, undefined)),
+  },
+  {
+    id: 'suite',
+    label: (s) => `Hardhat-style suite, ${s.suiteTests.toLocaleString('en-US')} tests (revert to fixture + snapshot, 1 send, 1 read)`,
+    unit: 's',
+    higherIsBetter: false,
+    run: async (target, sizes) => {
+      // Every test starts from the fixture, so every test's transfer takes the same nonce (amounts
+      // differ: anvil refuses a hash it saw before a revert), as a suite's loadFixture does.
+      const { url } = target;
+      const nonce = target.nonces.get(target.main.address)!;
+      const raws = await signTransfers(target, target.main, sizes.suiteTests, { sameNonce: true });
+      const read = [{ to: target.token, data: balanceOfData(RECIPIENT) }, 'latest'];
+      let fixture = await rpc<string>(url, 'evm_snapshot');
+      const tests: number[] = [];
+      let resent = 0;
+      const t0 = performance.now();
+      for (const raw of raws) {
+        const t = performance.now();
+        if ((await rpc<boolean>(url, 'evm_revert', [fixture])) !== true) throw new Error(`evm_revert(${fixture}) did not revert`);
+        fixture = await rpc<string>(url, 'evm_snapshot');
+        resent += await sendAfterRevert(url, raw);
+        await rpc<string>(url, 'eth_call', read);
+        tests.push(performance.now() - t);
+      }
+      const seconds = (performance.now() - t0) / 1000;
+      await rpc(url, 'evm_revert', [fixture]);
+      target.nonces.set(target.main.address, nonce);
+      const note = resent === 0 ? undefined : `sends refused as "replacement transaction underpriced" and sent again: ${resent}`;
+      return { value: seconds, p50: quantile(tests, 0.5), p99: quantile(tests, 0.99), note };
+    },
+  },
+  {
     id: 'memory',
     label: () => 'resident memory after the write workloads',
     unit: 'MiB',
     higherIsBetter: false,
-    target: { bound: 120 },
     run: async (target) => ({ value: residentMiB(target.node.pid) }),
   },
 ];

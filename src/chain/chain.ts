@@ -35,7 +35,7 @@ import { MiningTimer } from './mining/interval.js';
 import type { ReceiptRecord } from './records/receipt.js';
 import { useFastRlp } from './base/rlp.js';
 import { SerialLock } from './lock.js';
-import { ChainStore } from './storage/store.js';
+import { ChainStore, type StoreReads } from './storage/store.js';
 import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
@@ -327,6 +327,11 @@ export class Chain {
     const block = await this.blockByNumber(at.blockNumber);
     const tx = block?.transactions[at.index];
     return block === undefined || tx === undefined ? undefined : { tx, block, index: at.index };
+  }
+
+  /** Blocks, receipts and address-index entries read so far (storage/store.ts StoreReads: a seam for tests). */
+  get storeReads(): Readonly<StoreReads> {
+    return this.store.reads;
   }
 
   /** The transaction that created the contract at `address` and its sender; top-level creations only. */

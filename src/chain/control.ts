@@ -91,7 +91,9 @@ export class TestControl {
     const target = (await store.getBlock(number))!;
     const override = equalsBytes(stateRoot, target.header.stateRoot) ? undefined : stateRoot;
     const meta = { name: OVERRIDE_META, value: override && overrideRecord(target, override) };
-    const removed = await store.truncateAbove(number, head.block.header.number, meta, { height: Math.min(btcTarget.tip, btc.tip.height), tip: btc.tip.height });
+    // The Bitcoin chain's records change only when it has blocks above the target's.
+    const btcTruncation = btcTarget.tip < btc.height ? { height: btcTarget.tip, tip: btc.height } : undefined;
+    const removed = await store.truncateAbove(number, head.block.header.number, meta, btcTruncation);
     head.rewound(target, stateRoot, removed);
     btc.rewound(btcTarget);
     if (removed.length > 0) events.emit('rewind', removed, target);

@@ -26,7 +26,7 @@ export class MergedBlocks {
    * the pool and the clock settings, and is rebuilt after WORK_REFRESH_MS as rskj refreshes its template.
    */
   currentWork(): Promise<MiningWork> {
-    const { lock, head, clock } = this.parts;
+    const { lock, clock } = this.parts;
     return lock.run(async () => {
       let view = await this.producer.pending();
       const latest = this.works.latest;
@@ -37,7 +37,7 @@ export class MergedBlocks {
       if (latest?.view === view) return latest;
       return this.works.register({
         view,
-        hashForMergedMining: await hashForMergedMining(view.header, (n) => head.blockByNumber(n)),
+        hashForMergedMining: await hashForMergedMining(view.header, this.producer.forkDetection),
         parentStateRoot: view.parentStateRoot,
         clock: clock.save(),
         handedOutAt: this.now(),

@@ -15,7 +15,7 @@ import { type PoolTx, orderForBlock } from './pool/mempool.js';
 import { MAX_TIMESTAMP, timestampTooLarge } from './mining/clock.js';
 import type { MinerTargets } from './mining/targets.js';
 import type { BlockReceipts } from './records/receipt.js';
-import { sealBlock } from './merged-mining/seal.js';
+import { ForkDetectionAncestors, sealBlock } from './merged-mining/seal.js';
 import { OverlayDb } from './storage/state-db.js';
 
 /** extraData of mined blocks, as rskj's miner writes it: RLP [version 1, "<modifier>-<build>"]. */
@@ -33,11 +33,15 @@ export class BlockProducer {
   private coinbaseBytes = hexToBytes(MINER_ACCOUNT.address as `0x${string}`);
   /** evm_setBlockGasLimit's limit: every next block has it exactly, instead of stepping toward the target. */
   private fixedGasLimit: bigint | undefined;
+  /** The RSKIP110 ancestors hashForMergedMining reads, for our blocks and merged miners' work. */
+  readonly forkDetection: ForkDetectionAncestors;
 
   constructor(
     private readonly parts: ChainParts,
     private readonly targets: MinerTargets,
-  ) {}
+  ) {
+    this.forkDetection = new ForkDetectionAncestors((n) => parts.head.blockByNumber(n));
+  }
 
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   async mine(timestamp?: bigint): Promise<RskBlock> {
@@ -78,7 +82,7 @@ export class BlockProducer {
     try {
       const { buildBlock } = await execution.runtime();
       built = await buildBlock(execution, miner, parent, this.template(parent, now, timestamp), candidates);
-      block = await sealBlock(built, parent, (n) => head.blockByNumber(n));
+      block = await sealBlock(built, parent, this.forkDetection);
       receipts = blockReceipts(block, built.receipts);
       await store.commitBlock(block, receipts, head.irregularRecord());
     } catch (err) {

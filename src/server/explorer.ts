@@ -5,7 +5,8 @@
  * page can never change the chain. Nothing is loaded from elsewhere (the machine may be offline).
  *
  * Access: the operator's own machine needs no login, so the explorer answers only requests from a
- * loopback address, and never on a --hosted node (a hosted endpoint has no operator pages).
+ * loopback address, and never on a --hosted node (a hosted endpoint has no operator pages). The
+ * home page's live updates come over the explorer's WebSocket (explorer-socket.ts), same rules.
  */
 import { hexToBytes } from '@ethereumjs/util';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
@@ -14,6 +15,7 @@ import type { HttpResult } from '../rpc/dispatcher.js';
 import { codePath } from '../package-paths.js';
 import { nativeAbiTable } from './native-abis.js';
 import { PAGE_HEADERS } from '../gateway/pages.js';
+import { explorerRefusal } from './explorer-socket.js';
 
 /** src/gateway/static (or its copy in dist/): the dashboard's folder holds the explorer's two files too. */
 const STATIC_DIR = codePath('gateway', 'static');
@@ -48,23 +50,13 @@ export interface ExplorerOptions {
   mergedMining: (network: NetworkName, blockHash: Uint8Array) => Promise<MergedMiningView | undefined>;
 }
 
-/** 127.0.0.0/8 and ::1, also in their IPv4-mapped IPv6 form. */
-export function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const bare = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
-  return bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
-
 export function createExplorerRouter(options: ExplorerOptions): Router {
   const router = express.Router({ strict: false });
 
   router.use((req: Request, res: Response, next: NextFunction) => {
-    if (!options.hosted && isLoopbackAddress(req.socket.remoteAddress)) return next();
-    res.status(403).set(PAGE_HEADERS).type('text').send(
-      options.hosted
-        ? 'The explorer is off on a --hosted node.'
-        : 'The explorer answers only on the machine the node runs on (a loopback address).',
-    );
+    const refusal = explorerRefusal(options.hosted, req.socket.remoteAddress);
+    if (refusal === undefined) return next();
+    res.status(403).set(PAGE_HEADERS).type('text').send(refusal);
   });
 
   router.get(['/explorer.js', '/explorer.css'], (req, res) => {

@@ -3,8 +3,9 @@
  * transaction page to decode calls to them by: the Bridge and HDWalletUtils from
  * @rsksmart/rsk-precompiled-abis, REMASC, BlockHeader and Environment from the chain's own copy
  * (chain/native/abis.ts: the package lacks them). The browser has no keccak-256, so the selectors
- * are computed here, once. (The Bridge here emits no events, so the ABIs' events are not listed;
- * secp256k1 add/mul take raw input, no ABI.)
+ * are computed here, once. (Only functions are listed: the Bridge's events, the Union Bridge's
+ * union_* logs of chain/native/bridge/events.ts, show on the page as raw topics and data, as any
+ * event the page does not name; secp256k1 add/mul take raw input, no ABI.)
  */
 import { createRequire } from 'node:module';
 import { bytesToHex, utf8ToBytes } from '@ethereumjs/util';

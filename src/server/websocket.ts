@@ -6,7 +6,8 @@
  * a JSON-RPC request or batch through the dispatcher; each connection has its own subscriptions,
  * which end when it closes. Slow clients are dropped: one that leaves more than maxBufferedBytes
  * unread (a subscriber that stopped reading), or that has not answered the previous ping when the
- * next one is due.
+ * next one is due. Beside the RPC paths, side sockets with rules of their own (the explorer's
+ * live updates, explorer-socket.ts) are served by the same server.
  */
 import { type IncomingMessage, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -51,6 +52,16 @@ export interface WebSocketRoute {
   unauthorizedBody(): string;
   /** Body of the 403 answer to an upgrade from a banned address; undefined when not banned. */
   forbidden?(remote: string | undefined): string | undefined;
+  /** Paths served beside the RPC paths, judged by their own rules instead of a key's. */
+  sideSockets?: SideSocket[];
+}
+
+/** A socket on a path of its own beside the RPC paths, with rules of its own (the explorer's: explorer-socket.ts). */
+export interface SideSocket {
+  matches(url: string | undefined): boolean;
+  /** Undefined lets the upgrade through, else its refusal. */
+  admit(url: string | undefined, remote: string | undefined): UpgradeRefusal | undefined;
+  open(url: string | undefined, send: (message: string) => void): WebSocketConnection;
 }
 
 export function attachWebSocket(server: Server, route: WebSocketRoute, limits: WebSocketLimits = {}): WebSocketServer {
@@ -79,11 +90,22 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node hands the raw socket over without its error handler: a peer reset must not crash us.
     socket.on('error', () => socket.destroy());
-    const key = apiKeyOf(req.url);
     const remote = req.socket.remoteAddress;
-    const forbidden = key === undefined ? undefined : route.forbidden?.(remote);
+    const side = route.sideSockets?.find((candidate) => candidate.matches(req.url));
+    const key = side === undefined ? apiKeyOf(req.url) : undefined;
+    // A banned address (on a connection opened before its ban: new ones are cut at accept) gets 403 on every socket path.
+    const forbidden = side === undefined && key === undefined ? undefined : route.forbidden?.(remote);
     if (forbidden !== undefined) {
       socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${forbidden}`);
+      return;
+    }
+    if (side !== undefined) {
+      const refusal = side.admit(req.url, remote);
+      if (refusal !== undefined) {
+        socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${refusal.body}`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (client) => serveConnection(client, side.open(req.url, (message) => sendTo(client, message))));
       return;
     }
     if (key === undefined) {
@@ -104,9 +126,11 @@ export function attachWebSocket(server: Server, route: WebSocketRoute, limits: W
     );
   });
   const serve = (client: WebSocket, key: string, remote: string | undefined, headers: RpcRequestHeaders) => {
+    serveConnection(client, route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason), headers));
+  };
+  const serveConnection = (client: WebSocket, connection: WebSocketConnection) => {
     answered.add(client);
     client.on('pong', () => answered.add(client));
-    const connection = route.open(key, (message) => sendTo(client, message), remote, (code, reason) => client.close(code, reason), headers);
     client.on('message', (data, isBinary) => {
       if (isBinary) return;
       connection.handle(data.toString()).then(

@@ -7,6 +7,10 @@
  * Also the endpoint's read-only rule and its refusal beyond loopback / on a hosted node.
  */
 import { mkdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { WebSocket } from 'ws';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,7 +20,7 @@ import { launchChromium } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 import { contracts } from '../fixtures/contracts.js';
-import { isLoopbackAddress } from '../../src/server/explorer.js';
+import { isLoopbackAddress } from '../../src/server/explorer-socket.js';
 import { decodeMergedMining } from '../../src/chain/index.js';
 import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
@@ -135,10 +139,28 @@ describe('explorer in chromium', () => {
     expect(await rows.nth(1).locator('a').first().getAttribute('href')).toBe(`/explorer/tx/${transferHash}`);
     await noOverflow('home');
 
+    // The node's newHeads subscription on the explorer's socket brings the next block, no reload.
+    await expect.poll(() => page.locator('#head').getAttribute('data-updates')).toBe('live');
+    expect(await text('#head')).toBe(`Head: block ${transferBlock.number}. New blocks appear as they are mined.`);
     await rpc(t.testnetUrl, 'evm_mine');
     const next = String(Number(transferBlock.number) + 1);
-    await expect.poll(() => text('#head'), { timeout: 10_000 }).toContain(`Head: block ${next}.`);
+    await expect.poll(() => text('#head')).toContain(`Head: block ${next}.`);
     expect(await page.locator('#blocks tbody tr').first().locator('td').first().textContent()).toBe(next);
+  });
+
+  it('home: when the explorer\'s socket fails, the page polls and a new block still shows up', async () => {
+    const failing = await context.newPage();
+    try {
+      await failing.routeWebSocket(/\/explorer\/ws\//, (socket) => socket.close());
+      await failing.goto(`${t.baseUrl}/explorer`);
+      await expect.poll(() => failing.locator('#head').getAttribute('data-updates')).toBe('polling');
+      const head = BigInt((await rpc(t.testnetUrl, 'eth_blockNumber')).body.result);
+      expect(await failing.locator('#head').textContent()).toBe(`Head: block ${head}. Updates every 2 s.`);
+      await rpc(t.testnetUrl, 'evm_mine');
+      await expect.poll(() => failing.locator('#head').textContent(), { timeout: 10_000 }).toContain(`Head: block ${head + 1n}.`);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('block: the number, the hash and the RSK fields', async () => {
@@ -210,6 +232,27 @@ describe('explorer in chromium', () => {
     expect(await text('#tx-logs .decoded')).toBe(`Transfer (ERC-20): from ${COW.address}, to ${COW1.address}, value ${SENT}`);
     expect(await text('#call-tree')).toContain(`CALL ${token}`);
     await noOverflow('tx');
+  });
+
+  it('transaction: ERC-721 Transfer and Approval (token id in topic 3) and ApprovalForAll decoded', async () => {
+    // Creation code that emits the three events from the new contract, as an ERC-721 does, then stops.
+    const TRANSFER = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
+    const APPROVAL = '0x8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925';
+    const APPROVAL_FOR_ALL = '0x17307eab39ab6107e8899845ad3d59bd9653f200f220920489ca2b5937696c31';
+    const push20 = (address: string) => `73${address.slice(2)}`;
+    const push32 = (word: string) => `7f${word.slice(2)}`;
+    const log4 = (signature: string, tokenId: number) => `60${tokenId.toString(16).padStart(2, '0')}${push20(COW1.address)}33${push32(signature)}60006000a4`;
+    const approvalForAll = `6001600052${push20(COW1.address)}33${push32(APPROVAL_FOR_ALL)}60206000a3`;
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const sent = await wallet.sendTransaction({ data: `0x${log4(TRANSFER, 7)}${log4(APPROVAL, 9)}${approvalForAll}00`, gasLimit: 200_000 });
+    expect((await sent.wait())?.status).toBe(1);
+    await page.goto(`${t.baseUrl}/explorer/tx/${sent.hash}`);
+    await expect.poll(() => page.locator('#tx-logs .decoded').allTextContents()).toEqual([
+      `Transfer (ERC-721): from ${COW.address}, to ${COW1.address}, tokenId 7`,
+      `Approval (ERC-721): owner ${COW.address}, spender ${COW1.address}, tokenId 9`,
+      `ApprovalForAll(owner ${COW.address}, operator ${COW1.address}, approved true)`,
+    ]);
   });
 
   it('transaction: a REMASC transaction is marked as such', async () => {
@@ -350,6 +393,87 @@ describe('explorer endpoint', () => {
     expect(unknown.body.error?.code).toBe(-32602);
   });
 
+  // The machine's own address on a non-loopback interface: a request to it arrives from that
+  // address, not from 127.0.0.1. A machine with no such interface cannot make one, so the case is
+  // skipped there (the loopback check itself is tested just below).
+  const ownIpv4 = Object.values(networkInterfaces()).flat().find((i) => i !== undefined && i.family === 'IPv4' && !i.internal)?.address;
+
+  it.skipIf(ownIpv4 === undefined)('refuses a request that really arrives from a non-loopback address (403), on a node listening on 0.0.0.0', async () => {
+    const server = await t.node.server(0, '0.0.0.0');
+    try {
+      const page = await fetch(`http://${ownIpv4}:${server.port}/explorer`);
+      expect(page.status).toBe(403);
+      expect(await page.text()).toBe('The explorer answers only on the machine the node runs on (a loopback address).');
+      const read = await fetch(`http://${ownIpv4}:${server.port}/explorer/rpc/testnet`, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' }) });
+      expect(read.status).toBe(403);
+      // The explorer's socket too.
+      const socket = new WebSocket(`ws://${ownIpv4}:${server.port}/explorer/ws/testnet`);
+      const [, refused] = (await once(socket, 'unexpected-response')) as [unknown, { statusCode: number }];
+      expect(refused.statusCode).toBe(403);
+      // The same server through loopback serves the page.
+      expect((await fetch(`http://127.0.0.1:${server.port}/explorer`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('the explorer\'s socket takes only the newHeads subscription', async () => {
+    const socket = new WebSocket(`${t.baseUrl.replace('http', 'ws')}/explorer/ws/testnet`);
+    const messages: any[] = [];
+    socket.on('message', (data) => messages.push(JSON.parse(String(data))));
+    await once(socket, 'open');
+    try {
+      const answer = async (request: object) => {
+        const before = messages.length;
+        socket.send(JSON.stringify(request));
+        await expect.poll(() => messages.length).toBeGreaterThan(before);
+        return messages[before];
+      };
+      expect((await answer({ jsonrpc: '2.0', id: 1, method: 'eth_sendTransaction', params: [{}] })).error).toEqual({
+        code: -32601,
+        message: 'the explorer\'s socket is read-only and offers only eth_subscribe("newHeads") and eth_unsubscribe, not eth_sendTransaction',
+      });
+      expect((await answer({ jsonrpc: '2.0', id: 2, method: 'eth_subscribe', params: ['logs', {}] })).error.code).toBe(-32601);
+      expect((await answer({ jsonrpc: '2.0', id: 3, method: 'eth_subscribe' })).error.code).toBe(-32601);
+      expect((await answer([{ jsonrpc: '2.0', id: 4, method: 'eth_unsubscribe', params: ['0x1'] }, { jsonrpc: '2.0', id: 5, method: 'evm_mine' }])).error.code).toBe(-32601);
+      const subscribed = await answer({ jsonrpc: '2.0', id: 6, method: 'eth_subscribe', params: ['newHeads'] });
+      expect(subscribed.result).toMatch(/^0x[0-9a-f]+$/);
+      const before = messages.length;
+      await rpc(t.testnetUrl, 'evm_mine');
+      await expect.poll(() => messages.length).toBeGreaterThan(before);
+      const head = (await rpc(t.testnetUrl, 'eth_getBlockByNumber', ['latest', false])).body.result;
+      expect(messages[before]).toMatchObject({ method: 'eth_subscription', params: { subscription: subscribed.result, result: { number: head.number, hash: head.hash } } });
+      expect((await answer({ jsonrpc: '2.0', id: 7, method: 'eth_unsubscribe', params: [subscribed.result] })).result).toBe(true);
+      expect((await answer({ jsonrpc: '2.0', id: 8, method: 'eth_subscribe', params: 'newHeads' })).error.code).toBe(-32601);
+      expect((await answer({ not: 'json-rpc' } as object)).error.code).toBe(-32600);
+    } finally {
+      socket.close();
+    }
+    // Another path under /explorer/ws is no socket of the explorer's: the RPC paths' 401.
+    const elsewhere = new WebSocket(`${t.baseUrl.replace('http', 'ws')}/explorer/ws/devnet`);
+    const [, refused] = (await once(elsewhere, 'unexpected-response')) as [unknown, { statusCode: number }];
+    expect(refused.statusCode).toBe(401);
+  });
+
+  it('refuses the socket to an address banned after its connection opened (403, as its pages)', async () => {
+    const port = Number(new URL(t.baseUrl).port);
+    const socket = connect({ host: '127.0.0.1', port, localAddress: '127.0.0.2' });
+    let received = '';
+    socket.on('data', (chunk) => (received += String(chunk)));
+    socket.write('GET /explorer HTTP/1.1\r\nHost: x\r\n\r\n');
+    await expect.poll(() => received).toMatch(/^HTTP\/1\.1 200 /);
+    await rpc(t.testnetUrl, 'sco_banAddress', ['127.0.0.2']);
+    try {
+      received = '';
+      socket.write('GET /explorer/ws/testnet HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+      await expect.poll(() => received).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(received).toContain('requests from 127.0.0.2 are banned on this node');
+    } finally {
+      socket.destroy();
+      await rpc(t.testnetUrl, 'sco_unbanAddress', ['127.0.0.2']);
+    }
+  });
+
   it('answers only loopback clients, and not at all on a hosted node', async () => {
     expect(['127.0.0.1', '::1', '::ffff:127.0.0.1', '127.9.8.7'].every(isLoopbackAddress)).toBe(true);
     expect(['10.0.0.1', '::ffff:10.0.0.1', '2001:db8::1', undefined].some(isLoopbackAddress)).toBe(false);
@@ -358,6 +482,9 @@ describe('explorer endpoint', () => {
       const response = await fetch(`${hosted.baseUrl}/explorer`);
       expect(response.status).toBe(403);
       expect(await response.text()).toMatch(/--hosted/);
+      const socket = new WebSocket(`${hosted.baseUrl.replace('http', 'ws')}/explorer/ws/testnet`);
+      const [, refused] = (await once(socket, 'unexpected-response')) as [unknown, { statusCode: number }];
+      expect(refused.statusCode).toBe(403);
     } finally {
       await hosted.close();
     }

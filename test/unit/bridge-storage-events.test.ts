@@ -1,6 +1,7 @@
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
+import { id } from 'ethers';
 import { BRIDGE_ADDRESS } from '../../src/chain/base/addresses.js';
 import { BRIDGE_EVENTS, bridgeEventTopic, bridgeLog, type BridgeEventName } from '../../src/chain/native/bridge/events.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
@@ -45,7 +46,7 @@ describe('the Bridge storage (named values in the Bridge account)', () => {
 
 describe('the Bridge events', () => {
   // rootstock-integration-tests lib/constants/pegin-constants.js and pegout-constants.js.
-  const RIT: Record<BridgeEventName, string> = {
+  const RIT: Record<Exclude<BridgeEventName, keyof typeof UNION>, string> = {
     pegin_btc: '0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a',
     rejected_pegin: '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6',
     unrefundable_pegin: '0x35be155c87e408cbbcb753dc12f95fc5a242a29460a3d7189e807e63d7c185a7',
@@ -60,9 +61,19 @@ describe('the Bridge events', () => {
     update_collections: '0x1069152f4f916cbf155ee32a695d92258481944edb5b6fd649718fc1b43e515e',
   };
 
+  // RSKIP502's events (rskj BridgeEvents UNION_*): RIT finds them by name through the ABI, so their
+  // topics are computed here with ethers from rskj's parameter lists.
+  const UNION = {
+    union_bridge_locking_cap_increased: id('union_bridge_locking_cap_increased(address,uint256,uint256)'),
+    union_rbtc_requested: id('union_rbtc_requested(address,uint256)'),
+    union_rbtc_released: id('union_rbtc_released(address,uint256)'),
+    union_bridge_transfer_permissions_updated: id('union_bridge_transfer_permissions_updated(address,bool,bool)'),
+  } as const;
+
   it('topic 0 of each event is the hash the integration tests expect', () => {
-    expect(Object.keys(BRIDGE_EVENTS).sort()).toEqual(Object.keys(RIT).sort());
-    for (const [name, hash] of Object.entries(RIT)) expect(bytesToHex(bridgeEventTopic(name as BridgeEventName)), name).toBe(hash);
+    const expected: Record<string, string> = { ...RIT, ...UNION };
+    expect(Object.keys(BRIDGE_EVENTS).sort()).toEqual(Object.keys(expected).sort());
+    for (const [name, hash] of Object.entries(expected)) expect(bytesToHex(bridgeEventTopic(name as BridgeEventName)), name).toBe(hash);
   });
 
   it('puts indexed values in topics and the rest in the data', () => {

@@ -14,6 +14,8 @@ import {
   validateMergedMiningProof,
   type MergedMiningProof,
 } from '../../src/chain/merged-mining/proof.js';
+import { ForkDetectionAncestors } from '../../src/chain/merged-mining/seal.js';
+import type { RskBlock } from '../../src/chain/records/block.js';
 
 const HASH = sha256(utf8ToBytes('block for merged mining'));
 const TIME = 1_700_000_000;
@@ -294,5 +296,46 @@ describe('fork detection data', () => {
     expect(forkDetectionData([...hashes, hashes[0]], 300, 449n)[7]).toBe(300 & 0xff);
     expect(bytesToHex(forkDetectionData([...hashes, hashes[0]], 0, 449n).subarray(8))).toBe('000001c1');
     expect(() => forkDetectionData(hashes, 0, 449n)).toThrow(/7 ancestor/);
+  });
+});
+
+describe('ForkDetectionAncestors', () => {
+  /** A chain of fake blocks with a BTC header each; `era` changes every hash (a chain mined again). */
+  const chainOf = (era: number) => (number: bigint): RskBlock => ({
+    hash: sha256(utf8ToBytes(`block ${number} era ${era}`)),
+    header: { bitcoinMergedMiningHeader: sha256(utf8ToBytes(`btc ${number} era ${era}`)).slice(0, 16) },
+  }) as unknown as RskBlock;
+  const direct = (block: (n: bigint) => RskBlock, height: bigint) => forkDetectionAncestorHeights(height).map((n) => btcHeaderHash(block(n).header.bitcoinMergedMiningHeader));
+
+  it('reads the seven ancestors once per start height, then only the block at the start to check it', async () => {
+    const block = chainOf(0);
+    const reads: bigint[] = [];
+    const ancestors = new ForkDetectionAncestors(async (n) => (reads.push(n), block(n)));
+    for (let height = 449n; height <= 512n; height++) expect(await ancestors.btcHeaderHashes(height)).toEqual(direct(block, height));
+    // 7 reads for 449, then one (the start, 448) for each of the 63 heights after.
+    expect(reads).toHaveLength(7 + 63);
+    reads.length = 0;
+    expect(await ancestors.btcHeaderHashes(513n)).toEqual(direct(block, 513n));
+    expect(reads).toHaveLength(7);
+  });
+
+  it('reads them again when the block at the start height is another (a chain reverted and mined again)', async () => {
+    let era = 0;
+    const ancestors = new ForkDetectionAncestors(async (n) => chainOf(n === 64n ? 0 : era)(n));
+    const before = await ancestors.btcHeaderHashes(500n);
+    era = 1;
+    const after = await ancestors.btcHeaderHashes(500n);
+    expect(after).toEqual(direct((n) => chainOf(n === 64n ? 0 : 1)(n), 500n));
+    expect(after[0]).not.toEqual(before[0]);
+    expect(after[6]).toEqual(before[6]);
+  });
+
+  it('gives undefined for a missing block and keeps nothing when the start block is missing', async () => {
+    const block = chainOf(0);
+    let missing = true;
+    const ancestors = new ForkDetectionAncestors(async (n) => (n === 448n && missing ? undefined : block(n)));
+    expect((await ancestors.btcHeaderHashes(449n))[0]).toBeUndefined();
+    missing = false;
+    expect(await ancestors.btcHeaderHashes(449n)).toEqual(direct(block, 449n));
   });
 });

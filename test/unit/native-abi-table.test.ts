@@ -4,6 +4,7 @@
  * precompiles, which take raw input), under the registry's name, with Solidity's selectors
  * computed independently here with ethers.
  */
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex } from '@ethereumjs/util';
 import { id } from 'ethers';
@@ -35,5 +36,43 @@ describe('the explorer decodes calls to every native contract with functions', (
       [sel('getStateForDebugging()')]: { name: 'getStateForDebugging', inputs: [] },
       '0x': { name: 'processMinersFees', inputs: [] },
     });
+  });
+});
+
+/**
+ * The Bridge's method table (src/chain/native/bridge/methods.ts) against the published ABI and
+ * rskj master's BridgeMethods.java (d987a4c; regtest activates every RSKIP from block 0).
+ */
+describe("the Bridge's table covers the published ABI and rskj master's methods", () => {
+  const bridgeAbi = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge.abi as { type: string; name: string; inputs: { type: string }[] }[];
+  /** In the package, absent from the node, and why. */
+  const KNOWINGLY_ABSENT: Record<string, string> = {
+    // BridgeMethods.java: enabled only while an RSKIP is NOT active; regtest activates them all.
+    addFederatorPublicKey: 'replaced by addFederatorPublicKeyMultikey (RSKIP123)',
+    getFederatorPublicKey: 'replaced by getFederatorPublicKeyOfType (RSKIP123)',
+    getRetiringFederatorPublicKey: 'replaced by getRetiringFederatorPublicKeyOfType (RSKIP123)',
+    getPendingFederatorPublicKey: 'replaced by getPendingFederatorPublicKeyOfType (RSKIP123)',
+    addLockWhitelistAddress: 'replaced by addOneOffLockWhitelistAddress (RSKIP87)',
+  };
+  /** rskj master BridgeMethods.java entries enabled on regtest but not in the package 8.0.0 (its ABI predates them). */
+  const MASTER_ONLY = ['getEstimatedFeesForPegOutAmount', 'getSuperEvent', 'setSuperEvent', 'clearSuperEvent', 'getBaseEvent', 'setBaseEvent', 'clearBaseEvent'];
+
+  it('answers every function of the package by its selector, or lists why not', async () => {
+    const { bridgeMethodBySelector } = await import('../../src/chain/native/bridge/index.js');
+    const missing: string[] = [];
+    for (const f of bridgeAbi.filter((item) => item.type === 'function')) {
+      const signature = `${f.name}(${f.inputs.map((p) => p.type.replace(/^(u?int)$/, '$1256')).join(',')})`;
+      const method = bridgeMethodBySelector(Uint8Array.from(Buffer.from(sel(signature).slice(2), 'hex')));
+      if (method === undefined) missing.push(f.name);
+      else expect(method.name, signature).toBe(f.name);
+    }
+    expect(missing.sort()).toEqual(Object.keys(KNOWINGLY_ABSENT).sort());
+  });
+
+  it("has rskj master's methods the package lacks", async () => {
+    const { BRIDGE_METHODS } = await import('../../src/chain/native/bridge/methods.js');
+    const names = new Set(BRIDGE_METHODS.map((m) => m.name));
+    for (const name of MASTER_ONLY) expect(names.has(name), name).toBe(true);
+    expect(bridgeAbi.some((f) => MASTER_ONLY.includes(f.name))).toBe(false);
   });
 });

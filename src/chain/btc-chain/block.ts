@@ -117,11 +117,15 @@ export function mineBlock(t: BlockTemplate): BtcBlock {
   }
 }
 
-/** Regtest's genesis block (its proof of work is the one bitcoind's genesis carries). */
+let genesis: BtcBlock | undefined;
+/** Regtest's genesis block (its proof of work is the one bitcoind's genesis carries); built on first use, then shared. */
 export function genesisBlock(): BtcBlock {
-  const tx = parseTransaction(hexToBytes(GENESIS_COINBASE_HEX));
-  const head = header(GENESIS_VERSION, new Uint8Array(32), tx.txid, GENESIS_TIME, REGTEST_BITS, GENESIS_NONCE);
-  return { height: 0, header: head, hash: sha256d(head), transactions: [tx] };
+  if (genesis === undefined) {
+    const tx = parseTransaction(hexToBytes(GENESIS_COINBASE_HEX));
+    const head = header(GENESIS_VERSION, new Uint8Array(32), tx.txid, GENESIS_TIME, REGTEST_BITS, GENESIS_NONCE);
+    genesis = { height: 0, header: head, hash: sha256d(head), transactions: [tx] };
+  }
+  return genesis;
 }
 
 /** The block as Bitcoin serializes it (header, count, transactions with witnesses). */

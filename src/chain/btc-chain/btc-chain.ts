@@ -4,8 +4,11 @@
  * fixed key, and the partial merkle trees the Bridge's registerBtcTransaction takes. Kept in
  * memory, persisted in the network's LevelDB (each change one atomic batch). The caller runs
  * every mutation under the chain's lock; save/rewound follow evm_snapshot/revert/reset.
+ *
+ * Built on first use, off the start-up path: the premined blocks are the same on every chain
+ * (built once per process, never stored), and the blocks mined above them are read at open but
+ * decoded only when something asks for the chain (a btc_ method, a Bridge getter).
  */
-import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { Address, OutScript, Transaction, p2wpkh } from '@scure/btc-signer';
 import { ChainError } from '../base/errors.js';
@@ -17,6 +20,7 @@ import {
   DUST_LIMIT_SATOSHIS,
   FAUCET_FEE_RATE,
   FAUCET_PRIVATE_KEY,
+  FAUCET_PUBLIC_KEY,
   GENESIS_TIME,
   HALVING_INTERVAL,
   INITIAL_SUBSIDY_SATOSHIS,
@@ -30,8 +34,9 @@ import { type SpentOutput, verifySignatures } from './verify.js';
 
 /** Where the chain is stored (ChainStore implements it). */
 export interface BtcPersistence {
+  /** Undefined while no block was mined above the premine (the premined blocks are never stored). */
   btcTip(): Promise<number | undefined>;
-  btcBlocks(tip: number): Promise<Uint8Array[]>;
+  btcBlocks(from: number, tip: number): Promise<Uint8Array[]>;
   appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void>;
 }
 
@@ -64,8 +69,24 @@ const FAUCET_INPUT_VBYTES = 68n;
 const FAUCET_OUTPUT_VBYTES = 43n;
 const TX_FRAME_VBYTES = 11n;
 
-const FAUCET_PUBLIC_KEY = secp256k1.getPublicKey(FAUCET_PRIVATE_KEY, true);
 const FAUCET = p2wpkh(FAUCET_PUBLIC_KEY, REGTEST_NETWORK);
+
+let premine: readonly BtcBlock[] | undefined;
+/** Genesis and the premined blocks: fixed times and coinbase, so one build serves every chain and evm_reset. */
+function preminedBlocks(): readonly BtcBlock[] {
+  if (premine === undefined) {
+    const blocks = [genesisBlock()];
+    for (let h = 1; h <= PREMINED_BLOCKS; h++) blocks.push(buildBlock(blocks[h - 1]!, GENESIS_TIME + h, FAUCET.script, []));
+    premine = blocks;
+  }
+  return premine;
+}
+
+function buildBlock(parent: BtcBlock, time: number, coinbaseScript: Uint8Array, pool: readonly PooledBtcTx[]): BtcBlock {
+  const height = parent.height + 1;
+  const fees = pool.reduce((sum, p) => sum + p.fee, 0n);
+  return mineBlock({ height, parent: parent.hash, time, version: BLOCK_VERSION, coinbaseValue: subsidyAt(height) + fees, coinbaseScript, transactions: pool.map((p) => p.tx) });
+}
 
 /** The block subsidy at `height` (regtest halves it every 150 blocks; none after 64 halvings). */
 function subsidyAt(height: number): bigint {
@@ -103,27 +124,29 @@ export class BtcChain {
   private constructor(
     private readonly store: BtcPersistence,
     private readonly now: () => number,
+    /** Until the first use: the stored blocks above the premine, not yet decoded (load()). */
+    private unloaded: Uint8Array[] | undefined,
   ) {}
 
-  /** The stored chain, or a new one: genesis and the premined blocks (the same on every new chain). */
+  /**
+   * The stored chain: the premined blocks (the same on every chain) and those mined above them.
+   * Data directories written before the premine stopped being stored hold it too: it is not read.
+   */
   static async open(store: BtcPersistence, now: () => number): Promise<BtcChain> {
-    const chain = new BtcChain(store, now);
-    const tip = await store.btcTip();
-    if (tip === undefined) {
-      const blocks = [genesisBlock()];
-      for (let h = 1; h <= PREMINED_BLOCKS; h++) blocks.push(chain.build(blocks[h - 1]!, GENESIS_TIME + h, FAUCET.script, []));
-      await store.appendBtcBlocks(0, blocks.map(encodeStoredBlock));
-      blocks.forEach((b) => chain.apply(b));
-    } else {
-      (await store.btcBlocks(tip)).forEach((bytes, h) => chain.apply(decodeStoredBlock(bytes, h)));
-    }
-    return chain;
+    const tip = (await store.btcTip()) ?? PREMINED_BLOCKS;
+    return new BtcChain(store, now, tip > PREMINED_BLOCKS ? await store.btcBlocks(PREMINED_BLOCKS + 1, tip) : []);
   }
 
   // ---- reads ---------------------------------------------------------------------------------
 
   get tip(): BtcBlock {
+    this.load();
     return this.blocks[this.blocks.length - 1]!;
+  }
+
+  /** The tip's height, without building the chain. */
+  get height(): number {
+    return this.unloaded === undefined ? this.blocks.length - 1 : PREMINED_BLOCKS + this.unloaded.length;
   }
 
   get faucet(): { address: string; privateKey: Uint8Array; publicKey: Uint8Array } {
@@ -131,17 +154,20 @@ export class BtcChain {
   }
 
   blockAt(height: number): BtcBlock | undefined {
+    this.load();
     return this.blocks[height];
   }
 
   /** A block by hash (internal byte order). */
   blockByHash(hash: Uint8Array): BtcBlock | undefined {
+    this.load();
     const height = this.heightByHash.get(bytesToHex(hash));
     return height === undefined ? undefined : this.blocks[height];
   }
 
   /** A mined or pooled transaction by txid (internal byte order). */
   transaction(txid: Uint8Array): BtcTxLookup | undefined {
+    this.load();
     const key = bytesToHex(txid);
     const at = this.txIndex.get(key);
     if (at !== undefined) {
@@ -171,6 +197,7 @@ export class BtcChain {
 
   /** Mined outputs paying `script` (those the pool spends included), and pooled ones the pool does not spend. */
   unspent(script: Uint8Array): { mined: Utxo[]; pooled: Utxo[] } {
+    this.load();
     return { mined: this.utxos.minedTo(script), pooled: this.utxos.pooledTo(script) };
   }
 
@@ -186,7 +213,7 @@ export class BtcChain {
     const nowSeconds = Math.floor(this.now() / 1000);
     for (let i = 0; i < count; i++) {
       // Time moves at least a second a block: above the median of the last 11 (Bitcoin's rule).
-      const block = this.build(parent, Math.max(nowSeconds, readTime(parent) + 1), coinbaseScript, i === 0 ? this.pool : []);
+      const block = buildBlock(parent, Math.max(nowSeconds, readTime(parent) + 1), coinbaseScript, i === 0 ? this.pool : []);
       built.push(block);
       parent = block;
     }
@@ -198,6 +225,7 @@ export class BtcChain {
 
   /** Validates a serialized transaction and pools it for the next block; returns it. */
   submit(raw: Uint8Array): BtcTransaction {
+    this.load();
     let tx: BtcTransaction;
     try {
       tx = parseTransaction(raw);
@@ -262,6 +290,7 @@ export class BtcChain {
 
   /** What the faucet can spend in the next block: its matured coinbases and change the pool does not spend. */
   faucetCoins(): Utxo[] {
+    this.load();
     const nextHeight = this.tip.height + 1;
     return [...this.utxos.minedTo(FAUCET.script, true), ...this.utxos.pooledTo(FAUCET.script)].filter(
       (u) => !u.coinbase || nextHeight - u.height! >= COINBASE_MATURITY,
@@ -269,7 +298,7 @@ export class BtcChain {
   }
 
   save(): BtcSnapshot {
-    return { tip: this.tip.height, pool: [...this.pool] };
+    return { tip: this.height, pool: [...this.pool] };
   }
 
   /** What evm_reset goes back to: the premined blocks and an empty pool. */
@@ -280,6 +309,18 @@ export class BtcChain {
    * RSK revert's batch, ChainStore.truncateAbove); here the blocks go in memory and its pool comes back.
    */
   rewound(snapshot: BtcSnapshot): void {
+    if (this.unloaded !== undefined && snapshot.pool.length === 0) {
+      this.unloaded.length = snapshot.tip - PREMINED_BLOCKS;
+      return;
+    }
+    this.load();
+    // The common case (evm_revert in a test suite that never touched Bitcoin): nothing to undo.
+    if (snapshot.tip === this.height) {
+      if (snapshot.pool.length === this.pool.length && snapshot.pool.every((entry, i) => entry === this.pool[i])) return;
+      this.clearPool();
+      for (const entry of snapshot.pool) this.addToPool(entry);
+      return;
+    }
     const kept = this.blocks.slice(0, snapshot.tip + 1);
     this.blocks = [];
     this.heightByHash.clear();
@@ -292,10 +333,13 @@ export class BtcChain {
 
   // ---- inside --------------------------------------------------------------------------------
 
-  private build(parent: BtcBlock, time: number, coinbaseScript: Uint8Array, pool: readonly PooledBtcTx[]): BtcBlock {
-    const height = parent.height + 1;
-    const fees = pool.reduce((sum, p) => sum + p.fee, 0n);
-    return mineBlock({ height, parent: parent.hash, time, version: BLOCK_VERSION, coinbaseValue: subsidyAt(height) + fees, coinbaseScript, transactions: pool.map((p) => p.tx) });
+  /** Builds the chain in memory on first use: the premine, then the stored blocks above it. */
+  private load(): void {
+    const stored = this.unloaded;
+    if (stored === undefined) return;
+    this.unloaded = undefined;
+    preminedBlocks().forEach((b) => this.apply(b));
+    stored.forEach((bytes, i) => this.apply(decodeStoredBlock(bytes, PREMINED_BLOCKS + 1 + i)));
   }
 
   private apply(block: BtcBlock): void {

@@ -32,6 +32,11 @@ export const REGTEST_NETWORK = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0
  * like the dev accounts' keys: anyone may spend the faucet's coins on a local chain.
  */
 export const FAUCET_PRIVATE_KEY = hexToBytes('7f02a0428edb73ff14616d4fa825837ddeac0c62ef7564f9f00cbce6226bfa99');
+/**
+ * Its compressed public key, written out: deriving it at load would build the curve's precomputed
+ * tables (tens of ms) on every start. test/unit/btc-chain-lazy.test.ts derives it again.
+ */
+export const FAUCET_PUBLIC_KEY = hexToBytes('03bf81dd032b1596a0ecbb0db13377394d88d0d0bfd98b89d28ff769ff0d6bb827');
 
 /** The faucet's fee rate in satoshis per virtual byte: bitcoind's default minimum relay fee is 1. */
 export const FAUCET_FEE_RATE = 2n;

@@ -40,11 +40,17 @@ function fail(gasUsed: bigint, message: string): NativeResult {
 }
 
 export function nativeContract(address: Uint8Array, name: string, methods: readonly NativeMethod[]): NativeContract {
-  const bySelector = new Map<number, NativeMethod>();
-  for (const method of methods) {
-    const sel = selector(method.name, method.inputs);
-    bySelector.set(new DataView(sel.buffer, sel.byteOffset, 4).getUint32(0), method);
-  }
+  // Hashed on the first call, not at load: the Bridge alone has over a hundred methods, and their
+  // Keccak hashes were a few ms of every start (the JavaScript Keccak is cold then).
+  let bySelector: Map<number, NativeMethod> | undefined;
+  const selectorTable = () => {
+    const table = new Map<number, NativeMethod>();
+    for (const method of methods) {
+      const sel = selector(method.name, method.inputs);
+      table.set(new DataView(sel.buffer, sel.byteOffset, 4).getUint32(0), method);
+    }
+    return table;
+  };
 
   return {
     address,
@@ -52,7 +58,7 @@ export function nativeContract(address: Uint8Array, name: string, methods: reado
     async call(call: NativeCall): Promise<NativeResult> {
       const { data } = call;
       if (data.length < 4) return fail(0n, `Invalid data given: 0x${Buffer.from(data).toString('hex')}.`);
-      const method = bySelector.get(new DataView(data.buffer, data.byteOffset, 4).getUint32(0));
+      const method = (bySelector ??= selectorTable()).get(new DataView(data.buffer, data.byteOffset, 4).getUint32(0));
       if (method === undefined || (method.isEnabled !== undefined && !method.isEnabled(call))) {
         return fail(0n, `Invalid data given: 0x${Buffer.from(data).toString('hex')}.`);
       }

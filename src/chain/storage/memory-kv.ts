@@ -9,7 +9,7 @@
  * blocks) are reclaimed by copying the live values into fresh slabs once they outweigh the live ones.
  */
 import { MemoryLevel } from 'memory-level';
-import { type Kv, type KvOp, type KvRange, ORDERED_PREFIXES } from './keys.js';
+import { type KeyScan, type Kv, type KvOp, type KvRange, ORDERED_PREFIXES } from './keys.js';
 
 /** Size of one value slab. */
 export const SLAB_BYTES = 1024 * 1024;
@@ -192,13 +192,19 @@ export class MemoryKv implements Kv {
     for (const key of this.slabs.keys()) if (key[0] === first) yield [keyBytes(key), this.slabs.get(key)!];
   }
 
-  async *keys(range: KvRange = {}): AsyncGenerator<Uint8Array> {
-    if (withinOneOrderedPrefix(range)) {
-      // The log index's scans: all keys at once, not one abstract-level step each (a third of a
-      // 2,000-block eth_getLogs went to those steps).
-      yield* await this.tree.keys(range).all();
-      return;
-    }
-    for await (const [key] of this.iterator(range)) yield key;
+  keys(range: KvRange = {}): KeyScan {
+    const all = async (): Promise<Uint8Array[]> => {
+      // The log index's scans: all keys at once, not one abstract-level step each.
+      if (withinOneOrderedPrefix(range)) return this.tree.keys(range).all();
+      const keys: Uint8Array[] = [];
+      for await (const [key] of this.iterator(range)) keys.push(key);
+      return keys;
+    };
+    return {
+      all,
+      async *[Symbol.asyncIterator]() {
+        yield* await all();
+      },
+    };
   }
 }

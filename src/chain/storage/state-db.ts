@@ -83,7 +83,11 @@ export class StateDb implements DB<string, Uint8Array> {
     return { keys, ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
   }
 
-  /** Of these node keys, the ones neither stored nor cached (to be written for the first time). */
+  /**
+   * Of these node keys, the ones neither stored nor cached (to be written for the first time), as
+   * the store is when this is called: the read is issued before the first await, so a batch
+   * started right after cannot show in it (ChainStore.writeWithNewNodes relies on it).
+   */
   async absent(keys: string[]): Promise<string[]> {
     const uncached = keys.filter((key) => !this.cache.has(key));
     if (uncached.length === 0) return [];

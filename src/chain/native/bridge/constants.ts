@@ -41,6 +41,12 @@ export const INITIAL_LOCKING_CAP_SATOSHIS = 100_000_000_000n;
 /** feeperkb/constants/FeePerKbRegTestConstants.java genesisFeePerKb = Coin.MILLICOIN, satoshis. */
 export const GENESIS_FEE_PER_KB_SATOSHIS = 100_000n;
 
+/** constants/BridgeRegTestConstants.java minimumPegoutTxValue (RSKIP219 active): 250,000 satoshis. */
+export const MINIMUM_PEGOUT_TX_VALUE_SATOSHIS = 250_000n;
+
+/** co/rsk/core/Coin.java toBitcoin (Denomination.weisToSatoshis): 1 RBTC = 10^18 wei, 1 BTC = 10^8 satoshis. */
+export const WEIS_PER_SATOSHI = 10_000_000_000n;
+
 /** BridgeUtils.getSigningSize: bytes assumed per signature when sizing a peg-out. */
 export const PEGOUT_SIGNATURE_SIZE = 72;
 /** BridgeUtils.calculateTxBaseSize: SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE per input. */
@@ -51,12 +57,6 @@ export const BTC_TX_NOT_PROCESSED_HEIGHT = -1n;
 
 /** bitcoinj RegTestParams p2shHeader: P2SH addresses start with '2'. */
 export const BTC_REGTEST_P2SH_VERSION = 196;
-
-/** 1 satoshi = 10^10 wei (co.rsk.core.Coin.fromBitcoin / toBitcoin). */
-export const WEIS_PER_SATOSHI = 10_000_000_000n;
-
-/** constants/BridgeRegTestConstants.java minimumPegoutTxValue (RSKIP219, inclusive), satoshis. */
-export const MINIMUM_PEGOUT_TX_VALUE_SATOSHIS = 250_000n;
 
 /** BridgeConstants minimumPegoutValuePercentageToReceiveAfterFee: the gap added to the fee-based minimum. */
 export const PEGOUT_FEE_GAP_PERCENT = 20n;

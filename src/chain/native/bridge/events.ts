@@ -45,6 +45,11 @@ export const BRIDGE_EVENTS = {
   add_signature: shape('add_signature', [['bytes32', true], ['address', true], ['bytes', false]]),
   release_btc: shape('release_btc', [['bytes32', true], ['bytes', false]]),
   update_collections: shape('update_collections', [['address', false]]),
+  // RSKIP502, the Union Bridge (BridgeEvents UNION_*; logged by union.ts).
+  union_bridge_locking_cap_increased: shape('union_bridge_locking_cap_increased', [['address', true], ['uint256', false], ['uint256', false]]),
+  union_rbtc_requested: shape('union_rbtc_requested', [['address', true], ['uint256', false]]),
+  union_rbtc_released: shape('union_rbtc_released', [['address', true], ['uint256', false]]),
+  union_bridge_transfer_permissions_updated: shape('union_bridge_transfer_permissions_updated', [['address', true], ['bool', false], ['bool', false]]),
 } as const;
 
 export type BridgeEventName = keyof typeof BRIDGE_EVENTS;

@@ -5,8 +5,6 @@
  */
 import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource } from './state.js';
 import {
-  GENESIS_FEE_PER_KB_SATOSHIS,
-  INITIAL_LOCKING_CAP_SATOSHIS,
   MINIMUM_PEGIN_TX_VALUE_SATOSHIS,
   PEGOUT_SIGNATURE_SIZE,
   SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE,
@@ -77,8 +75,6 @@ export const GETTERS: Record<string, Getter> = {
     return key ? [key] : undefined;
   },
   getMinimumLockTxValue: () => [MINIMUM_PEGIN_TX_VALUE_SATOSHIS],
-  getLockingCap: () => [INITIAL_LOCKING_CAP_SATOSHIS],
-  getFeePerKb: () => [GENESIS_FEE_PER_KB_SATOSHIS],
   getBtcBlockchainBestChainHeight: (_, btc) => [BigInt(btc.tip.height)],
   getBtcBlockchainInitialBlockHeight: () => [BigInt(BRIDGE_BTC_INITIAL_HEIGHT)],
   getBtcBlockchainBlockHashAtDepth: ([depth], btc) => {

@@ -5,11 +5,20 @@
  * either returns the values to ABI-encode (and may push events) or fails as rskj's method throws.
  * On failure the EVM rolls back what the handler wrote, as for any failed call.
  */
+import { GOVERNANCE_HANDLERS } from './governance.js';
 import type { BridgeHandler } from './handler-types.js';
 import { PEGIN_HANDLERS } from './pegin.js';
 import { PEGOUT_HANDLERS } from './pegout.js';
+import { SURFACE_HANDLERS } from './surface.js';
+import { UNION_HANDLERS } from './union.js';
 
 export type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
 
 /** Every handler, by method name. Each area of the peg adds its own map here. */
-export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = { ...PEGIN_HANDLERS, ...PEGOUT_HANDLERS };
+export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
+  ...SURFACE_HANDLERS,
+  ...GOVERNANCE_HANDLERS,
+  ...UNION_HANDLERS,
+  ...PEGIN_HANDLERS,
+  ...PEGOUT_HANDLERS,
+};

@@ -130,13 +130,11 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
     }
     case 'unauthorised-code':
       return ok(method, [behaviour.code], requiredGas);
-    case 'increase-locking-cap':
-      // Bridge.increaseLockingCap -> BridgeUtils.getCoinFromBigInteger, then a cap <= 0 throws.
-      if ((args[0] as bigint) <= 0n) return fail(call, requiredGas);
-      return ok(method, [false], requiredGas);
     case 'receive-header':
       return ok(method, [receiveHeader(args[0] as Uint8Array, btc)], requiredGas);
     case 'handler': {
+      // A getter on a fork answers as the remote's Bridge does, as the 'read' methods do.
+      if (call.remote !== undefined && method.allowStatic) return remoteRead(call, call.remote, requiredGas);
       const handler = BRIDGE_HANDLERS[method.name];
       if (handler === undefined) throw new Error(`Bridge.${method.name}: no handler`);
       const logs: BridgeLog[] = [];

@@ -13,8 +13,6 @@ export type Behaviour =
   | { kind: 'federation-only' }
   /** Not emulated; returns rskj's response code for an unauthorised caller. */
   | { kind: 'unauthorised-code'; code: bigint }
-  /** increaseLockingCap: unauthorised -> false; a cap <= 0 throws first (LockingCapSupportImpl). */
-  | { kind: 'increase-locking-cap' }
   /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
   | { kind: 'receive-header' }
   /** Answered by BRIDGE_HANDLERS[name] (handlers.ts), with the Bridge's storage. */
@@ -36,7 +34,7 @@ export interface BridgeMethod {
 const READ = { kind: 'read' } as const;
 const FED_ONLY = { kind: 'federation-only' } as const;
 const HANDLER = { kind: 'handler' } as const;
-/** WhitelistResponseCode / FeePerKbResponseCode / FederationChangeResponseCode UNAUTHORIZED_CALLER. */
+/** FederationChangeResponseCode UNAUTHORIZED_CALLER. */
 const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
 
 function m(
@@ -60,8 +58,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getFederationCreationBlockNumber', [], ['int256'], 10_000, true, true, READ),
   m('getFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 10_000, true, true, READ),
   m('getMinimumLockTxValue', [], ['int256'], 2_000, true, true, READ),
-  m('getLockingCap', [], ['int256'], 3_000, true, true, READ),
-  m('getFeePerKb', [], ['int256'], 2_000, true, true, READ),
+  m('getLockingCap', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getFeePerKb', [], ['int256'], 2_000, true, true, HANDLER),
   // getBtcBlockchainBestChainHeightOnlyAllowsLocalCalls: local-only until RSKIP220, open after.
   m('getBtcBlockchainBestChainHeight', [], ['int256'], 19_000, false, true, READ),
   m('getBtcBlockchainInitialBlockHeight', [], ['int256'], 20_000, true, true, READ),
@@ -86,25 +84,67 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   // RSKIP540 (Vetiver).
   m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
 
-  // State-changing methods: not emulated, they answer as for a caller without authority.
-  // Public since RSKIP199 (Bridge.registerBtcTransactionIsPublic); peg-in (pegin.ts).
+  // Issue 24: the rest of master's surface, answered by handlers (surface.ts, union.ts).
+  // Federations that a devnode never has (no federation change is emulated): rskj's "none" answers.
+  m('getRetiringFederationAddress', [], ['string'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationThreshold', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationCreationTime', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederationCreationBlockNumber', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getRetiringFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getPendingFederationHash', [], ['bytes'], 3_000, true, true, HANDLER),
+  m('getPendingFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getPendingFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getProposedFederationAddress', [], ['string'], 3_000, true, true, HANDLER),
+  m('getProposedFederationSize', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederationCreationTime', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederationCreationBlockNumber', [], ['int256'], 3_000, true, true, HANDLER),
+  m('getProposedFederatorPublicKeyOfType', ['int256', 'string'], ['bytes'], 3_000, true, true, HANDLER),
+  m('getActiveFederationCreationBlockHeight', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getLockWhitelistSize', [], ['int256'], 16_000, true, true, HANDLER),
+  m('getLockWhitelistAddress', ['int256'], ['string'], 16_000, true, true, HANDLER),
+  m('getLockWhitelistEntryByAddress', ['string'], ['int256'], 16_000, true, true, HANDLER),
+  m('getStateForBtcReleaseClient', [], ['bytes'], 4_000, true, true, HANDLER),
+  m('getStateForSvpClient', [], ['bytes'], 4_000, true, true, HANDLER),
+  m('getStateForDebugging', [], ['bytes'], 3_000_000, true, true, HANDLER),
+  // RSKIP502 (Union Bridge) and RSKIP529 (super/base events).
+  m('getUnionBridgeContractAddress', [], ['address'], 3_000, false, true, HANDLER),
+  m('getUnionBridgeLockingCap', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getSuperEvent', [], ['bytes'], 3_000, false, true, HANDLER),
+  m('getBaseEvent', [], ['bytes'], 3_000, false, true, HANDLER),
+  m('setUnionBridgeContractAddressForTestnet', ['address'], ['int256'], 8_000, false, false, HANDLER),
+  m('increaseUnionBridgeLockingCap', ['uint256'], ['int256'], 8_000, false, false, HANDLER),
+  m('requestUnionBridgeRbtc', ['uint256'], ['int256'], 8_000, false, false, HANDLER),
+  m('releaseUnionBridgeRbtc', [], ['int256'], 8_000, false, false, HANDLER),
+  m('setUnionBridgeTransferPermissions', ['bool', 'bool'], ['int256'], 8_000, false, false, HANDLER),
+  m('setSuperEvent', ['bytes'], [], 8_000, false, false, HANDLER),
+  m('clearSuperEvent', [], [], 8_000, false, false, HANDLER),
+  m('setBaseEvent', ['bytes'], [], 8_000, false, false, HANDLER),
+  m('clearBaseEvent', [], [], 8_000, false, false, HANDLER),
+  // Flyover (RSKIP176): its caller checks; the peg-in part is not emulated (surface.ts).
+  m('registerFastBridgeBtcTransaction', ['bytes', 'uint256', 'bytes', 'bytes32', 'bytes', 'address', 'bytes', 'bool'], ['int256'], 25_000, false, false, HANDLER),
+
+  // State-changing methods. The federation votes are not emulated (they answer as for a caller
+  // without authority); the authorizers' settings are handlers (governance.ts); the peg's are
+  // handlers too: peg-in (pegin.ts), peg-out (pegout.ts).
+  // Public since RSKIP199 (Bridge.registerBtcTransactionIsPublic).
   m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, HANDLER),
   // RSKIP143: BridgeMethods REGISTER_BTC_COINBASE_TRANSACTION, fixedCost 10,000, any caller.
   m('registerBtcCoinbaseTransaction', ['bytes', 'bytes32', 'bytes', 'bytes32', 'bytes32'], [], 10_000, false, false, HANDLER),
   m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
-  // The peg-out (pegout.ts): federation-only as rskj checks it.
+  // Federation-only as rskj checks it.
   m('updateCollections', [], [], 48_000, false, false, HANDLER),
   m('addSignature', ['bytes', 'bytes[]', 'bytes'], [], 70_000, false, false, HANDLER),
-  m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
-  m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, UNAUTHORISED_10),
-  m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
-  m('setLockWhitelistDisableBlockDelay', ['int256'], ['int256'], 24_000, false, false, UNAUTHORISED_10),
-  m('voteFeePerKbChange', ['int256'], ['int256'], 10_000, false, false, UNAUTHORISED_10),
+  m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, HANDLER),
+  m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, HANDLER),
+  m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, HANDLER),
+  m('setLockWhitelistDisableBlockDelay', ['int256'], ['int256'], 24_000, false, false, HANDLER),
+  m('voteFeePerKbChange', ['int256'], ['int256'], 10_000, false, false, HANDLER),
   m('createFederation', [], ['int256'], 11_000, false, false, UNAUTHORISED_10),
   m('addFederatorPublicKeyMultikey', ['bytes', 'bytes', 'bytes'], ['int256'], 13_000, false, false, UNAUTHORISED_10),
   m('commitFederation', ['bytes'], ['int256'], 38_000, false, false, UNAUTHORISED_10),
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
-  m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, { kind: 'increase-locking-cap' }),
+  m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, HANDLER),
   // Bridge.parseData: empty call data is releaseBtc (a peg-out request, pegout.ts).
   m('releaseBtc', [], [], 23_000, false, false, HANDLER),
   m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),

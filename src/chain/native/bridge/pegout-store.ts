@@ -113,3 +113,20 @@ export async function readNextPegoutHeight(storage: BridgeStorage): Promise<bigi
 export async function writeNextPegoutHeight(storage: BridgeStorage, height: bigint): Promise<void> {
   await storage.set(NEXT_PEGOUT_HEIGHT_KEY, enc(height));
 }
+
+/** How many entries each peg-out collection holds, and the next peg-out height (client-state.ts). */
+export interface PegoutStateSummary {
+  queuedPegouts: number;
+  pegoutsWaitingForConfirmations: number;
+  pegoutsWaitingForSignatures: number;
+  nextPegoutHeight: bigint;
+}
+
+export async function pegoutStateSummary(storage: BridgeStorage): Promise<PegoutStateSummary> {
+  return {
+    queuedPegouts: (await readPegoutQueue(storage)).length,
+    pegoutsWaitingForConfirmations: (await readWaitingForConfirmations(storage)).length,
+    pegoutsWaitingForSignatures: (await readWaitingForSignatures(storage)).length,
+    nextPegoutHeight: await readNextPegoutHeight(storage),
+  };
+}

@@ -15,8 +15,9 @@ import { reversed } from '../../bitcoin/encoding.js';
 import { REGTEST_NETWORK } from '../../btc-chain/constants.js';
 import type { AbiValue } from '../abi.js';
 import type { NativeCall } from '../types.js';
-import { GENESIS_FEE_PER_KB_SATOSHIS, MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, PEGOUT_FEE_GAP_PERCENT, PEGOUT_BATCH_INTERVAL_BLOCKS, PEGOUT_RSK_CONFIRMATIONS, WEIS_PER_SATOSHI } from './constants.js';
+import { MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, PEGOUT_FEE_GAP_PERCENT, PEGOUT_BATCH_INTERVAL_BLOCKS, PEGOUT_RSK_CONFIRMATIONS, WEIS_PER_SATOSHI } from './constants.js';
 import { bridgeLog } from './events.js';
+import { feePerKb } from './governance.js';
 import { memberIndexOfRskAddress, type Federation } from './federation.js';
 import { activeFederation, estimatedFeesForNextPegOutEvent, segwitPegoutTxSize } from './getters.js';
 import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
@@ -87,7 +88,7 @@ const releaseBtc: BridgeHandler = async ({ call, storage, logs }) => {
   }
   const federation = activeFederation();
   const satoshis = value / WEIS_PER_SATOSHI; // co.rsk.core.Coin.toBitcoin truncates
-  const { minimum, feeWins } = pegoutMinimum(federation, GENESIS_FEE_PER_KB_SATOSHIS);
+  const { minimum, feeWins } = pegoutMinimum(federation, await feePerKb(storage));
   if (satoshis < minimum) {
     // refundAndEmitRejectEvent: RSKIP427 refunds the wei as sent.
     await transfer(call, BRIDGE_ADDRESS, call.caller, value);
@@ -157,7 +158,7 @@ export async function settlePeginRefund(
 ): Promise<void> {
   const utxos = outputs.map((o) => ({ txid: peginTxid, vout: o.vout, value: o.value, height, script: o.script }));
   const script = OutScript.encode({ type: destination.kind === 'p2pkh' ? 'pkh' : 'sh', hash: destination.hash });
-  const build = buildRefundTx(activeFederation(), utxos, script, GENESIS_FEE_PER_KB_SATOSHIS);
+  const build = buildRefundTx(activeFederation(), utxos, script, await feePerKb(context.storage));
   if ('error' in build) return;
   const total = outputs.reduce((sum, o) => sum + o.value, 0n);
   await settleRelease(context, build.tx, context.call.tx?.hash ?? NO_TX_HASH, total);
@@ -173,7 +174,7 @@ async function processPegoutRequests(context: BridgeContext, rskTxHash: Uint8Arr
   const total = queue.reduce((sum, r) => sum + r.amount, 0n);
   if (utxos.reduce((sum, u) => sum + u.value, 0n) < total) return; // wallet balance below the queue: wait
   if (queue.length > 0) {
-    const build: ReleaseBuild = buildReleaseTx(activeFederation(), utxos, recipientsOf(queue), GENESIS_FEE_PER_KB_SATOSHIS);
+    const build: ReleaseBuild = buildReleaseTx(activeFederation(), utxos, recipientsOf(queue), await feePerKb(storage));
     if ('error' in build) return; // "Couldn't build a pegout BTC tx": the requests stay queued
     const { tx } = build;
     // settleReleaseRequest: spent UTXOs out, the batch waits for confirmations, the events.
@@ -226,7 +227,7 @@ const updateCollections: BridgeHandler = async (context) => {
 async function simulatedFee(storage: BridgeContext['storage'], amount: bigint): Promise<bigint | undefined> {
   const queue = await readPegoutQueue(storage);
   const recipients = [...recipientsOf(queue), { script: SIMULATION_RECIPIENT.script, amount }];
-  const build = buildReleaseTx(activeFederation(), await readFederationUtxos(storage), recipients, GENESIS_FEE_PER_KB_SATOSHIS);
+  const build = buildReleaseTx(activeFederation(), await readFederationUtxos(storage), recipients, await feePerKb(storage));
   return 'error' in build ? undefined : build.tx.fee;
 }
 
@@ -241,7 +242,7 @@ export const PEGOUT_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
     const fee = await simulatedFee(storage, MINIMUM_PEGOUT_TX_VALUE_SATOSHIS);
     if (fee !== undefined) return ok([fee]);
     const queued = (await readPegoutQueue(storage)).length;
-    return ok([estimatedFeesForNextPegOutEvent(queued, GENESIS_FEE_PER_KB_SATOSHIS, activeFederation())]);
+    return ok([estimatedFeesForNextPegOutEvent(queued, await feePerKb(storage), activeFederation())]);
   },
   // RSKIP540: throws below the minimum peg-out or when the simulation cannot be built.
   getEstimatedFeesForPegOutAmount: async ({ args, storage }) => {

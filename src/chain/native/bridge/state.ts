@@ -24,12 +24,13 @@ export const BRIDGE_BTC_INITIAL_HEIGHT = 0;
 /** What the Bridge reads of the network's Bitcoin chain. */
 export type BridgeBtcSource = NativeBtcChain;
 
-const GENESIS = genesisBlock();
 /** Where no Bitcoin chain is given (a native contract called alone, in unit tests): the genesis only. */
 export const GENESIS_ONLY_BTC: BridgeBtcSource = {
-  tip: GENESIS,
-  blockAt: (height) => (height === 0 ? GENESIS : undefined),
-  blockByHash: (hash) => (GENESIS.hash.every((b, i) => b === hash[i]) && hash.length === 32 ? GENESIS : undefined),
+  get tip() {
+    return genesisBlock();
+  },
+  blockAt: (height) => (height === 0 ? genesisBlock() : undefined),
+  blockByHash: (hash) => (genesisBlock().hash.every((b, i) => b === hash[i]) && hash.length === 32 ? genesisBlock() : undefined),
 };
 
 /** rskj BridgeState.stateToMap: the two fields eth_bridgeState returns. */
