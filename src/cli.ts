@@ -26,6 +26,10 @@ Usage: rsk-devnode [flags]        (or: npm start -- [flags])
   --skip-remasc            hide the REMASC transaction from RPC results (rskj rpc.skipRemasc)
   --block-time SECONDS     interval mining: a block every SECONDS instead of one per transaction
   --no-mining              manual mining: transactions wait in the pool until evm_mine
+  --no-auto-pegin          the node's federation does not register confirmed peg-ins (BTC sent to
+                           the federation address) itself: call registerBtcTransaction yourself
+  --no-auto-pegout         the node's federation does not batch, sign and release peg-outs itself:
+                           call updateCollections and addSignature with the federators' keys
   --miner internal|external  who mines (default internal: the node seals its own blocks).
                            external: only merged miners make blocks (mnr_getWork, then
                            mnr_submitBitcoinBlock*); evm_mine still mines one by hand
@@ -180,6 +184,8 @@ async function main(): Promise<void> {
       'skip-remasc': { type: 'boolean' },
       'block-time': { type: 'string' },
       'no-mining': { type: 'boolean', default: false },
+      'no-auto-pegin': { type: 'boolean', default: false },
+      'no-auto-pegout': { type: 'boolean', default: false },
       miner: { type: 'string' },
       profile: { type: 'string' },
       'keyless-network': { type: 'string' },
@@ -244,6 +250,8 @@ async function main(): Promise<void> {
     skipRemasc: values['skip-remasc'],
     blockTime: positiveNumberFlag('block-time', values['block-time']),
     mining: !values['no-mining'],
+    autoPegin: !values['no-auto-pegin'],
+    autoPegout: !values['no-auto-pegout'],
     miner: minerFlag(values.miner),
     profile: profileFlag(values.profile),
     keylessNetwork: keyless.parseKeylessFlag(values['keyless-network']),

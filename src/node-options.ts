@@ -21,6 +21,17 @@ export interface NodeOptions {
   /** false: manual mining, transactions wait until evm_mine (`--no-mining`). */
   mining?: boolean;
   /**
+   * false (`--no-auto-pegin`): the node's federation does not register confirmed peg-ins itself;
+   * a test calls registerBtcTransaction (public since RSKIP199). Default true.
+   */
+  autoPegin?: boolean;
+  /**
+   * false (`--no-auto-pegout`): the node's federation does not carry peg-outs through itself
+   * (updateCollections, addSignature, the release on the Bitcoin chain); a test drives them with
+   * the federators' keys. Default true.
+   */
+  autoPegout?: boolean;
+  /**
    * 'external' (`--miner external`): the node never mines by itself (no automine, no interval
    * mining); blocks come from merged miners through mnr_submitBitcoinBlock* and from evm_mine.
    */

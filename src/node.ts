@@ -297,7 +297,9 @@ async function openDatabases(
       // Hardhat answers a send whose transaction reverts with the revert (hardhat-chai-matchers' revertedWith needs it).
       failOnSend: options.profile === 'hardhat',
       blockGasLimit: options.blockGasLimit,
-      onBackgroundError: (err) => logger.error({ err, network }, 'interval mining failed'),
+      autoPegin: options.autoPegin,
+      autoPegout: options.autoPegout,
+      onBackgroundError: (err) => logger.error({ err, network }, 'background work failed (interval mining or a federation duty)'),
       wallet,
     });
   });

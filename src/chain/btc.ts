@@ -12,16 +12,22 @@ import { GENESIS_FEDERATION } from './native/bridge/federation.js';
 import type { ChainParts } from './parts.js';
 
 export class BtcSide {
-  constructor(private readonly parts: ChainParts) {}
+  /** `afterMine`: what runs once mined blocks are stored, outside the lock (the federation's duties). */
+  constructor(
+    private readonly parts: ChainParts,
+    private readonly afterMine: (blocks: readonly BtcBlock[]) => Promise<void> = async () => undefined,
+  ) {}
 
   private get chain(): BtcChain {
     return this.parts.btc;
   }
 
-  /** Mines `count` blocks; the coinbase pays `address`, or the faucet. */
-  mine(count: number, address?: string): Promise<BtcBlock[]> {
+  /** Mines `count` blocks; the coinbase pays `address`, or the faucet. Resolves once the federation's duties ran. */
+  async mine(count: number, address?: string): Promise<BtcBlock[]> {
     const script = address === undefined ? undefined : scriptOfAddress(address);
-    return this.parts.lock.run(() => this.chain.mine(count, script));
+    const blocks = await this.parts.lock.run(() => this.chain.mine(count, script));
+    await this.afterMine(blocks);
+    return blocks;
   }
 
   sendRawTransaction(raw: Uint8Array): Promise<BtcTransaction> {

@@ -4,11 +4,12 @@
  * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
  * (control.ts). Every mutation runs under one lock (lock.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP } from '@ethereumjs/util';
+import { KECCAK256_RLP, createAddressFromString, equalsBytes, Address as EthAddress } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
@@ -46,6 +47,12 @@ import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import { BtcChain } from './btc-chain/btc-chain.js';
 import { BtcSide } from './btc.js';
+import { FederationDutyRunner } from './federation-duty.js';
+import { pegoutDuty } from './pegout-duty.js';
+import { PEGIN_DUTY } from './pegin-duty.js';
+import { FEDERATORS } from './keys/federators.js';
+import { BridgeStorage } from './native/bridge/storage.js';
+import { BRIDGE_ADDRESS } from './base/addresses.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
@@ -91,6 +98,17 @@ export interface ChainOptions {
    * transactions up to there are read from it on demand (fork-base.ts, fork/).
    */
   fork?: ForkOptions;
+  /**
+   * The node's federation registers confirmed peg-ins itself, as the PowPeg nodes do (default
+   * true; false, `--no-auto-pegin`: registerBtcTransaction is left to the caller).
+   */
+  autoPegin?: boolean;
+  /**
+   * The node's federation carries peg-outs through itself (updateCollections, two addSignatures,
+   * the release mined on the Bitcoin chain; pegout-duty.ts), default true; false,
+   * `--no-auto-pegout`: the caller drives them with the federators' keys.
+   */
+  autoPegout?: boolean;
 }
 
 export type MinerMode = 'internal' | 'external';
@@ -128,6 +146,15 @@ export class Chain {
   fork: ChainFork | undefined;
   /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
   private readonly forkConnections: ForkConnection[] = [];
+  /**
+   * The federation's runs after RSK blocks, one after another (pegout-duty.ts). A send or an
+   * evm_mine answers once the runs its blocks started are done, so a peg-out is complete when the
+   * request's send returns; the duty's own transactions and blocks go to the intake and producer
+   * directly, never waiting for themselves.
+   */
+  private federationRuns: Promise<void> = Promise.resolve();
+  /** Marks the async context of those runs: what a run mines on the Bitcoin chain must not wait for runs. */
+  private readonly federationRunContext = new AsyncLocalStorage<true>();
 
   private constructor(
     private readonly options: ChainOptions,
@@ -164,7 +191,33 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
-    this.btc = new BtcSide(this.parts);
+    const federation = new FederationDutyRunner(
+      [...(options.autoPegin === false ? [] : [PEGIN_DUTY]), ...(options.autoPegout === false ? [] : [pegoutDuty()])],
+      {
+        btc,
+        bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
+        sendToBridge: (data, federator = FEDERATORS[0]!) =>
+          this.intake.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
+        headNumber: () => this.head.header.number,
+        automine: () => this.isAutomine,
+        mineRsk: async () => void (await this.producer.mine()),
+        submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
+        mineBtc: async (count) => void (await this.btc.mine(count)),
+      },
+      (duty, err) => (options.onBackgroundError ?? (() => undefined))(new Error(`federation duty "${duty}" failed: ${(err as Error).message}`, { cause: err })),
+    );
+    this.btc = new BtcSide(this.parts, async (blocks) => {
+      await federation.run({ kind: 'btcBlocks', blocks });
+      // btc_mine: wait for what the peg-in's registration set off too (a refund), unless a run mines.
+      if (this.federationRunContext.getStore() === undefined) await this.federationRuns;
+    });
+    // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
+    this.events.on('block', (_block, { receipts }) => {
+      const bridgeLogs = receipts.some((r) => r.logs.some((l) => equalsBytes(l.address, BRIDGE.bytes)));
+      this.federationRuns = this.federationRuns.then(() =>
+        this.federationRunContext.run(true, () => federation.run({ kind: 'rskBlock', bridgeLogs })),
+      );
+    });
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -433,13 +486,17 @@ export class Chain {
   // ---- transactions and blocks ---------------------------------------------------------------------
 
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
-  sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
-    return this.intake.sendRawTransaction(raw);
+  async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
+    const hash = await this.intake.sendRawTransaction(raw);
+    await this.federationRuns;
+    return hash;
   }
 
   /** Signs with one of the node's keys (or as an impersonated account) and submits (eth_sendTransaction). */
-  sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
-    return this.intake.sendTransaction(request, signer);
+  async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
+    const hash = await this.intake.sendTransaction(request, signer);
+    await this.federationRuns;
+    return hash;
   }
 
   /** The state nonce plus the sender's run of pooled transactions. */
@@ -485,8 +542,10 @@ export class Chain {
   }
 
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
-  mine(timestamp?: bigint): Promise<RskBlock> {
-    return this.producer.mine(timestamp);
+  async mine(timestamp?: bigint): Promise<RskBlock> {
+    const block = await this.producer.mine(timestamp);
+    await this.federationRuns;
+    return block;
   }
 
   /** Mines `count` blocks, `interval` seconds apart (hardhat_mine / anvil_mine). */
@@ -551,4 +610,15 @@ async function loadHeadBlock(store: ChainStore, execution: Execution, options: C
   });
   await store.commitBlock(genesis, blockReceipts(genesis, []));
   return genesis;
+}
+
+const BRIDGE = new EthAddress(BRIDGE_ADDRESS);
+
+/**
+ * The gas limit of a federation transaction to the Bridge: 100,000 covers the intrinsic 21,000
+ * and the largest fixed method cost (22,000), and 20 per byte covers calldata (16) plus the
+ * Bridge's data cost (2). The federator pays only what is used.
+ */
+function federationTxGas(data: Uint8Array): bigint {
+  return 100_000n + 20n * BigInt(data.length);
 }

@@ -193,7 +193,7 @@ describe('the Bitcoin regtest chain', () => {
     scriptSpend.addOutputAddress(aliceAddress, 90_000n, REGTEST);
     scriptSpend.sign(alice);
     scriptSpend.finalize();
-    expect(await rpcError(url, 'btc_sendRawTransaction', [scriptSpend.hex])).toMatchObject({ code: -32010, message: expect.stringContaining('this node verifies P2PKH, P2WPKH, P2SH-P2WPKH and P2TR key-path spends') });
+    expect(await rpcError(url, 'btc_sendRawTransaction', [scriptSpend.hex])).toMatchObject({ code: -32010, message: expect.stringContaining('this node verifies P2PKH, P2WPKH, P2SH-P2WPKH, P2TR key-path and federation (P2SH-P2WSH ERP multisig branch) spends') });
     expect((await rpcError(url, 'btc_sendRawTransaction', ['0x0100'])).code).toBe(-32602);
     expect((await rpcError(url, 'btc_sendRawTransaction', ['zz'])).code).toBe(-32602);
     expect((await rpcError(url, 'btc_fund', ['1BoatSLRHtKNngkdXEeobR76b53LETtpyT', 1000])).code).toBe(-32602);

@@ -32,6 +32,7 @@ function nativeCall(data: string, over: Partial<NativeCall> = {}): NativeCall {
     localCall: false,
     block: { number: 1n, timestamp: 1n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 7_500_000n, difficulty: 1n },
     headerAt: async () => undefined,
+    // An empty state: the Bridge's storage reads as empty (no peg-in processed).
     state: new MerkleStateManager(),
     ...over,
   } as NativeCall;
@@ -55,7 +56,7 @@ describe('Bridge method table', () => {
         continue;
       }
       expect(fragment, m.name).not.toBeNull();
-      if (m.name === 'receiveHeaders' || m.name === 'addSignature') continue; // array inputs, matched by selector
+      if (m.name === 'receiveHeaders') continue; // array input, matched by selector
       expect(fragment!.inputs.map((i) => i.type), m.name).toEqual(m.inputs);
       expect(fragment!.outputs.map((o) => o.type), m.name).toEqual(m.outputs);
     }
@@ -120,7 +121,7 @@ describe('Bridge read methods (rskj regtest values)', () => {
 
   it('eth_bridgeState reads the same state as getBtcBlockchainBestChainHeight', async () => {
     const height = (await read('getBtcBlockchainBestChainHeight')).value as bigint;
-    expect(bridgeStateView(0)).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: Number(height) });
+    expect(await bridgeStateView(new MerkleStateManager(), 0)).toEqual({ rskTxsWaitingForSignatures: [], btcBlockchainBestChainHeight: Number(height) });
   });
 });
 
@@ -149,9 +150,9 @@ describe('Bridge errors as rskj has them', () => {
   });
 
   it('a mined transaction calling a failing method fails as an exception (whole gas, not a revert)', async () => {
-    const data = iface.encodeFunctionData('registerBtcTransaction', ['0x01', 1, '0x02']);
+    const data = iface.encodeFunctionData('increaseLockingCap', [0]); // a cap <= 0 throws
     const r = await bridgeContract.call(nativeCall(data, { localCall: false, gasLimit: 200_000n }));
-    expect(r).toEqual({ returnValue: new Uint8Array(0), gasUsed: 200_000n, error: 'failure' });
+    expect(r).toMatchObject({ returnValue: new Uint8Array(0), gasUsed: 200_000n, error: 'failure' });
   });
 
   it('an unparsable address answers INVALID_ADDRESS_FORMAT (-2) before the caller is checked when adding, after it when removing', async () => {
@@ -229,10 +230,20 @@ describe('Bridge errors as rskj has them', () => {
     }
   });
 
-  it("unknown selectors and empty data (releaseBtc) fail, charging releaseBtc's 23,000 for unparsable data", async () => {
+  it("unknown selectors and 1-3 bytes of data fail, charging releaseBtc's 23,000 for unparsable data", async () => {
     const r = await bridgeContract.call(nativeCall('0xdeadbeef', { depth: 1, caller: CONTRACT }));
     expect(r).toEqual({ returnValue: new Uint8Array(0), gasUsed: 23_000n, error: 'revert' });
-    expect((await bridgeContract.call(nativeCall('0x', { depth: 1, caller: CONTRACT }))).error).toBe('revert');
+    expect((await bridgeContract.call(nativeCall('0x01', { depth: 1, caller: CONTRACT }))).error).toBe('revert');
+    expect((await bridgeContract.call(nativeCall('0x010203', { depth: 1, caller: CONTRACT }))).error).toBe('revert');
+  });
+
+  it('empty data is releaseBtc: a contract caller is rejected (reason 2) and the call succeeds, at 23,000 gas', async () => {
+    const r = await bridgeContract.call(nativeCall('0x', { depth: 1, caller: CONTRACT, value: 10n ** 18n }));
+    expect(r.error).toBeUndefined();
+    expect(r.gasUsed).toBe(23_000n);
+    const [[, topics, data]] = r.logs!;
+    expect(bytesToHex(topics[0]!)).toBe('b607c3e1fbe6b38cd145b15b837f7b722b199caa60e3057b36c141adee3b75e7');
+    expect(iface.getAbiCoder().decode(['uint256', 'int256'], data)).toEqual([10n ** 18n, 2n]);
   });
 
   it('too little gas for the method is out of gas', async () => {

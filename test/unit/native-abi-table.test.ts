@@ -53,8 +53,6 @@ describe("the Bridge's table covers the published ABI and rskj master's methods"
     getRetiringFederatorPublicKey: 'replaced by getRetiringFederatorPublicKeyOfType (RSKIP123)',
     getPendingFederatorPublicKey: 'replaced by getPendingFederatorPublicKeyOfType (RSKIP123)',
     addLockWhitelistAddress: 'replaced by addOneOffLockWhitelistAddress (RSKIP87)',
-    // Issue 24 leaves it to the peg-in work (branch pegin).
-    registerBtcCoinbaseTransaction: 'peg-in: registered by the pegin branch',
   };
   /** rskj master BridgeMethods.java entries enabled on regtest but not in the package 8.0.0 (its ABI predates them). */
   const MASTER_ONLY = ['getEstimatedFeesForPegOutAmount', 'getSuperEvent', 'setSuperEvent', 'clearSuperEvent', 'getBaseEvent', 'setBaseEvent', 'clearBaseEvent'];

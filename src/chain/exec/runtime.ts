@@ -16,7 +16,7 @@ import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
 import { observeConsoleCalls } from '../console/observer.js';
-import { NATIVE_CONTRACTS, nativePrecompiles, trackNativeFrames } from '../native/registry.js';
+import { NATIVE_CONTRACTS, nativePrecompiles, trackExecutingTransactions, trackNativeFrames } from '../native/registry.js';
 import type { ForkRemoteCalls, NativeBtcChain } from '../native/types.js';
 import { RSK_CUSTOM_OPCODES } from '../evm/opcodes.js';
 
@@ -54,7 +54,9 @@ export class EvmRuntime {
 
   async vm(stateManager: StateManagerInterface): Promise<VM> {
     const blockchain = this.blockchainShim();
-    return createVM({ common: this.common, stateManager, blockchain, evm: this.evm(stateManager, blockchain) });
+    const vm = await createVM({ common: this.common, stateManager, blockchain, evm: this.evm(stateManager, blockchain) });
+    trackExecutingTransactions(vm);
+    return vm;
   }
 
   /** An EVM alone, for executions without a transaction (call-runner.ts keeps a few per chain). */

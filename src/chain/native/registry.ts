@@ -16,10 +16,18 @@
  *   rskj gives natives a block with the executing block's number, timestamp, coinbase (miner),
  *   difficulty, gas limit and parent (Program.callToPrecompiledAddress).
  * - the chain's blocks: `NativeEnvironment.blockAt`, passed from the chain through Execution.
+ * - the transaction being executed (rskj's `rskTx`, which the Bridge reads: its hash and signer):
+ *   each VM built by EvmRuntime.vm() gets 'beforeTx'/'afterTx' listeners (trackExecutingTransactions)
+ *   that keep it on its EVM's frame state; eth_call runs no transaction and leaves it unset.
  */
 import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
+import type { VM } from '@ethereumjs/vm';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { concatBytes } from '@noble/hashes/utils.js';
+import { type LegacyTx } from '@ethereumjs/tx';
+import { isImpersonatedTransaction } from '../pool/impersonation.js';
 import type { RskBlock } from '../records/block.js';
 import { LOCAL_CALL } from './types.js';
 import type { CustomPrecompile, PrecompileFunc } from '../evm/types.js';
@@ -29,7 +37,7 @@ import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
 import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
-import type { ForkRemoteCalls, NativeBtcChain, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
+import type { ExecutingTx, ForkRemoteCalls, NativeBtcChain, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
 
 /** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
@@ -72,6 +80,8 @@ interface FrameState {
   origin?: Address;
   /** The static flag of the latest message at each depth: a frame's parent is the latest one a level up. */
   staticAt: boolean[];
+  /** The transaction runTx is executing on this EVM, if any. */
+  tx?: ExecutingTx;
 }
 
 /** The fields of the EVM's block header that native contracts read (Execution.contextBlock). */
@@ -117,6 +127,37 @@ export function trackNativeFrames(evm: EVM, contracts: readonly NativeContract[]
     const b = code.bytes;
     if (b[16] === 1 && b[17] === 0 && b[18] === 0 && last.has(b[19]!) && isZeroPrefix(b)) state.native = message;
   });
+}
+
+/**
+ * Records, on `vm`'s EVM (tracked by trackNativeFrames), the transaction runTx executes: its hash
+ * and its signer's compressed public key (BridgeUtils.recoverBtcAddressFromEthTransaction reads
+ * the key off the signature). Cleared after each transaction.
+ */
+export function trackExecutingTransactions(vm: VM): void {
+  const state = frames.get(vm.evm);
+  if (state === undefined) throw new Error('trackExecutingTransactions: the EVM of this VM does not track native frames');
+  vm.events.on('beforeTx', (tx, resolve) => {
+    state.tx = executingTx(tx as LegacyTx);
+    resolve?.();
+  });
+  vm.events.on('afterTx', (_result, resolve) => {
+    state.tx = undefined;
+    resolve?.();
+  });
+}
+
+/** Lazy: the hash and the key recovery are paid only by a native contract that reads them (the Bridge's peg-out). */
+function executingTx(tx: LegacyTx): ExecutingTx {
+  return {
+    get hash() {
+      return tx.hash();
+    },
+    get signerPublicKey() {
+      if (isImpersonatedTransaction(tx, tx.getSenderAddress())) return undefined;
+      return secp256k1.Point.fromBytes(concatBytes(Uint8Array.of(4), tx.getSenderPublicKey())).toBytes(true);
+    },
+  };
 }
 
 function isZeroPrefix(b: Uint8Array): boolean {
@@ -192,6 +233,7 @@ export function nativePrecompiles(env: NativeEnvironment, contracts: readonly Na
         state: evm.stateManager as MerkleStateManager,
         remote: env.remote?.(),
         btc: env.btc?.(),
+        tx: frame.tx,
       };
       return toExecResult(await contract.call(call), input.gasLimit);
     };

@@ -79,6 +79,18 @@ export interface NativeCall {
    * registry; optional so that direct callers (unit tests) need not provide it.
    */
   btc?: NativeBtcChain;
+  /**
+   * The transaction being executed (rskj's `rskTx`): its hash and the public key its signature
+   * recovers to (compressed, 33 bytes; undefined for an impersonated sender, which no key signed).
+   * Undefined in eth_call / eth_estimateGas, which run no transaction.
+   */
+  tx?: ExecutingTx;
+}
+
+/** What a native contract sees of the transaction being executed. */
+export interface ExecutingTx {
+  readonly hash: Uint8Array;
+  readonly signerPublicKey: Uint8Array | undefined;
 }
 
 export interface NativeResult {

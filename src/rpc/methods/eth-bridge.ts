@@ -2,12 +2,16 @@
 import { bridgeStateView } from '../../chain/index.js';
 import { method } from '../context.js';
 import { noParams } from '../params.js';
+import { stateTarget } from '../resolve.js';
 
 export const ethBridgeMethods = [
   method(
     'eth_bridgeState',
     'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from.',
     noParams,
-    (ctx) => bridgeStateView(ctx.chain.btc.tip.height),
+    async (ctx) => {
+      const target = await stateTarget(ctx.chain, { tag: 'latest' });
+      return bridgeStateView(ctx.chain.stateReader(target.header.stateRoot, target.db), ctx.chain.btc.tip.height);
+    },
   ),
 ];

@@ -7,13 +7,13 @@
  * byte layouts below follow rskj's calls one for one.
  *
  * Peg-out state (the release request queue, peg-outs waiting for confirmations or signatures) is
- * empty on this node until peg-outs are emulated; a state that is not empty is refused rather than
- * misreported (the caller fails with a message).
+ * not serialized in rskj's bitcoinj layouts yet: a state that is not empty is refused rather than
+ * misreported (the caller fails with a message); an empty one is rskj's empty encoding.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, concatBytes, intToUnpaddedBytes } from '@ethereumjs/util';
 import type { FederationUtxo } from './utxos.js';
-import type { EmulatedBridgeState } from './state.js';
+import type { PegoutStateSummary } from './pegout-store.js';
 
 /** RLP's short-list threshold: a payload of 56 bytes or more takes a length-of-length prefix. */
 const SHORT_LIST_MAX = 55;
@@ -56,8 +56,8 @@ export function serializeUtxo(utxo: FederationUtxo): Uint8Array {
 /** An empty map or list as BridgeSerializationUtils serializes it: RLP.encodeList() = 0xc0. */
 const EMPTY_SERIALIZED_LIST = encodeList();
 
-function requireNoPegoutState(state: EmulatedBridgeState): void {
-  if (state.queuedPegouts > 0 || state.pegoutsWaitingForSignatures.length > 0) {
+function requireNoPegoutState(state: PegoutStateSummary): void {
+  if (state.queuedPegouts > 0 || state.pegoutsWaitingForConfirmations > 0 || state.pegoutsWaitingForSignatures > 0) {
     throw new Error('the peg-out state is not serialized by this node yet');
   }
 }
@@ -66,7 +66,7 @@ function requireNoPegoutState(state: EmulatedBridgeState): void {
  * BridgeState.getEncoded (RSKIP146 "papyrus" encoding): [best BTC height, UTXOs, peg-outs waiting
  * for signatures, release request queue, peg-outs waiting for confirmations, next peg-out height].
  */
-export function stateForDebugging(btcBestHeight: number, utxos: readonly FederationUtxo[], state: EmulatedBridgeState): Uint8Array {
+export function stateForDebugging(btcBestHeight: number, utxos: readonly FederationUtxo[], state: PegoutStateSummary): Uint8Array {
   requireNoPegoutState(state);
   const utxoList = encodeList(...utxos.map((u) => encodeElement(serializeUtxo(u)))); // serializeUTXOList
   return encodeList(
@@ -80,7 +80,7 @@ export function stateForDebugging(btcBestHeight: number, utxos: readonly Federat
 }
 
 /** StateForFederator.encodeToRlp: RLP.encodeList(serializeRskTxsWaitingForSignatures(map)). */
-export function stateForBtcReleaseClient(state: EmulatedBridgeState): Uint8Array {
+export function stateForBtcReleaseClient(state: PegoutStateSummary): Uint8Array {
   requireNoPegoutState(state);
   return encodeList(EMPTY_SERIALIZED_LIST);
 }

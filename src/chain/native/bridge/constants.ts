@@ -57,3 +57,12 @@ export const BTC_TX_NOT_PROCESSED_HEIGHT = -1n;
 
 /** bitcoinj RegTestParams p2shHeader: P2SH addresses start with '2'. */
 export const BTC_REGTEST_P2SH_VERSION = 196;
+
+/** BridgeConstants minimumPegoutValuePercentageToReceiveAfterFee: the gap added to the fee-based minimum. */
+export const PEGOUT_FEE_GAP_PERCENT = 20n;
+
+/** BridgeRegTestConstants numberOfBlocksBetweenPegouts: RSK blocks between two batches. */
+export const PEGOUT_BATCH_INTERVAL_BLOCKS = 50n;
+
+/** BridgeRegTestConstants rsk2BtcMinimumAcceptableConfirmations: RSK blocks before a batch may be signed. */
+export const PEGOUT_RSK_CONFIRMATIONS = 3n;

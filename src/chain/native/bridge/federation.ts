@@ -12,6 +12,9 @@
  */
 import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { equalBytes } from '@noble/curves/utils.js';
 import { concatBytes, hexToBytes } from '@noble/hashes/utils.js';
 import { createBase58check } from '@scure/base';
 import { compareBytes } from '../../base/bytes.js';
@@ -31,6 +34,8 @@ const OP_ENDIF = 0x68;
 const OP_DROP = 0x75;
 const OP_CHECKMULTISIG = 0xae;
 const OP_CHECKSEQUENCEVERIFY = 0xb2;
+const OP_HASH160 = 0xa9;
+const OP_EQUAL = 0x87;
 
 export type FederationKeyType = 'btc' | 'rsk' | 'mst';
 
@@ -105,6 +110,12 @@ export function p2shP2wshAddress(redeemScript: Uint8Array, version = BTC_REGTEST
   return base58check.encode(concatBytes(Uint8Array.of(version), scriptHash));
 }
 
+/** OP_HASH160 <20> OP_EQUAL: the P2SH output script paying a federation (what peg-ins pay). */
+export function federationOutputScript(federation: Federation): Uint8Array {
+  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(federation.redeemScript));
+  return concatBytes(Uint8Array.of(OP_HASH160, 20), ripemd160(sha256(witnessScript)), Uint8Array.of(OP_EQUAL));
+}
+
 function buildGenesisFederation(): Federation {
   const members = GENESIS_FEDERATION_PUBLIC_KEYS.map((k) => hexToBytes(k)).sort(compareBytes);
   const erpKeys = ERP_FEDERATION_PUBLIC_KEYS.map((k) => hexToBytes(k));
@@ -130,4 +141,14 @@ export const GENESIS_FEDERATION: Federation = buildGenesisFederation();
 export function federatorPublicKey(federation: Federation, index: bigint, _type: FederationKeyType): Uint8Array | undefined {
   if (index < 0n || index >= BigInt(federation.members.length)) return undefined;
   return federation.members[Number(index)];
+}
+
+/** A federator's RSK address: keccak-256 of its (uncompressed) key, last 20 bytes (regtest: RSK key = BTC key). */
+export function federatorRskAddress(publicKey: Uint8Array): Uint8Array {
+  return keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).subarray(1)).subarray(12);
+}
+
+/** BridgeUtils.isFromFederateMember: the index of the member whose RSK address is `address`, or -1. */
+export function memberIndexOfRskAddress(federation: Federation, address: Uint8Array): number {
+  return federation.members.findIndex((key) => equalBytes(federatorRskAddress(key), address));
 }

@@ -3,10 +3,8 @@
  * genesis federation (./federation.ts). Each returns the values to ABI-encode, or `undefined` where
  * rskj throws (VMException / IndexOutOfBoundsException), which makes the call fail.
  */
-import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource, emulatedBridgeState } from './state.js';
+import { BRIDGE_BTC_INITIAL_HEIGHT, type BridgeBtcSource } from './state.js';
 import {
-  BTC_TX_NOT_PROCESSED_HEIGHT,
-  GENESIS_FEE_PER_KB_SATOSHIS,
   MINIMUM_PEGIN_TX_VALUE_SATOSHIS,
   PEGOUT_SIGNATURE_SIZE,
   SEGWIT_COMPATIBLE_SCRIPT_SIG_SIZE,
@@ -21,11 +19,6 @@ import { btcTransactionConfirmations } from './confirmations.js';
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
   return GENESIS_FEDERATION;
-}
-
-/** bitcoinj Sha256Hash.wrap(String): 64 lower-case hex digits (Guava base16().lowerCase()). */
-function parseBtcTxHash(hash: string): string | undefined {
-  return /^[0-9a-f]{64}$/.test(hash) ? hash : undefined;
 }
 
 function varIntSize(n: number): number {
@@ -47,9 +40,9 @@ export function segwitPegoutTxSize(federation: Federation, inputs: number, outpu
 }
 
 /**
- * BridgeSupport.getEstimatedFeesForNextPegOutEvent with RSKIP271/305/385 active: the peg-out
- * simulation needs federation UTXOs, which a devnode never has, so rskj falls back to
- * getEstimatedFeesFromInputsAndOutputsCount: (queued + 2) outputs, 2 inputs, feePerKb x size / 1000.
+ * BridgeSupport.getEstimatedFeesFromInputsAndOutputsCount, getEstimatedFeesForNextPegOutEvent's
+ * fallback when the federation's UTXOs cannot pay the simulated batch (pegout.ts):
+ * (queued + 2) outputs, 2 inputs, feePerKb x size / 1000.
  */
 export function estimatedFeesForNextPegOutEvent(queuedPegouts: number, feePerKb: bigint, federation: Federation): bigint {
   const size = segwitPegoutTxSize(federation, 2, queuedPegouts + 2);
@@ -110,18 +103,5 @@ export const GETTERS: Record<string, Getter> = {
     const answer = btcTransactionConfirmations(args, btc);
     return answer === undefined ? undefined : [answer];
   },
-  isBtcTxHashAlreadyProcessed: ([hash]) => {
-    const h = parseBtcTxHash(hash as string);
-    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.has(h)];
-  },
-  getBtcTxHashProcessedHeight: ([hash]) => {
-    const h = parseBtcTxHash(hash as string);
-    return h === undefined ? undefined : [emulatedBridgeState().btcTxHashesProcessed.get(h) ?? BTC_TX_NOT_PROCESSED_HEIGHT];
-  },
   getActivePowpegRedeemScript: () => [activeFederation().redeemScript],
-  getNextPegoutCreationBlockNumber: () => [emulatedBridgeState().nextPegoutHeight],
-  getQueuedPegoutsCount: () => [BigInt(emulatedBridgeState().queuedPegouts)],
-  getEstimatedFeesForNextPegOutEvent: () => [
-    estimatedFeesForNextPegOutEvent(emulatedBridgeState().queuedPegouts, GENESIS_FEE_PER_KB_SATOSHIS, activeFederation()),
-  ],
 };

@@ -1,7 +1,7 @@
 /**
  * The shape of a Bridge method handler (handlers.ts): what it is given and what it answers. Kept
- * apart from the handler map so that the files defining handlers (surface.ts, union.ts,
- * governance.ts, ...) import these types without an import cycle through handlers.ts.
+ * apart from the handler map so that the files defining handlers (pegin.ts, pegout.ts, surface.ts,
+ * union.ts, governance.ts, ...) import these types without an import cycle through handlers.ts.
  */
 import type { AbiValue } from '../abi.js';
 import type { NativeCall } from '../types.js';

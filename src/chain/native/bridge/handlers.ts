@@ -7,6 +7,8 @@
  */
 import { GOVERNANCE_HANDLERS } from './governance.js';
 import type { BridgeHandler } from './handler-types.js';
+import { PEGIN_HANDLERS } from './pegin.js';
+import { PEGOUT_HANDLERS } from './pegout.js';
 import { SURFACE_HANDLERS } from './surface.js';
 import { UNION_HANDLERS } from './union.js';
 
@@ -17,4 +19,6 @@ export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   ...SURFACE_HANDLERS,
   ...GOVERNANCE_HANDLERS,
   ...UNION_HANDLERS,
+  ...PEGIN_HANDLERS,
+  ...PEGOUT_HANDLERS,
 };

@@ -16,8 +16,10 @@
  * On a fork, the read methods answer as the remote node's Bridge did at the fork block: the same
  * call data sent to the remote with eth_call (fork/remote-state.ts, cached like every remote read),
  * since the Bridge's storage cannot be read slot by slot over RPC. The checks above (gas, local-only,
- * call type) stay local. The methods that write (handlers.ts) write the local storage, which the
- * getters on a fork do not read: the remote's answers stand for the whole fork.
+ * call type) stay local. Methods answered by handlers (handlers.ts) read and write the Bridge's
+ * storage on the fork itself, which starts empty: the processed-peg-in getters fall back to the
+ * remote for entries the fork's storage lacks (pegin.ts); the peg-out's queue and batches are the
+ * fork's own (the remote's are not read).
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
@@ -60,9 +62,15 @@ interface Parsed {
   args: AbiValue[];
 }
 
-/** Bridge.parseData: undefined for 1-3 byte data, an unknown selector, or arguments that do not decode. */
+const RELEASE_BTC = BRIDGE_METHODS.find((m) => m.name === 'releaseBtc')!;
+
+/**
+ * Bridge.parseData: empty data is releaseBtc (a peg-out request); undefined for 1-3 byte data, an
+ * unknown selector, or arguments that do not decode.
+ */
 function parse(data: Uint8Array): Parsed | undefined {
-  if (data.length < 4) return undefined; // empty data is releaseBtc in rskj (not emulated here either)
+  if (data.length === 0) return { method: RELEASE_BTC, args: [] };
+  if (data.length < 4) return undefined;
   const method = bridgeMethodBySelector(data.subarray(0, 4));
   if (!method) return undefined;
   if (DYNAMIC_SELECTORS[method.name]) return { method, args: [] };
@@ -135,7 +143,6 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
       return { ...ok(method, answer.values, requiredGas), logs };
     }
     case 'federation-only':
-    case 'not-emulated':
       return fail(call, requiredGas);
   }
 }

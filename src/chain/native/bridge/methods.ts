@@ -16,9 +16,7 @@ export type Behaviour =
   /** receiveHeader: rskj's codes against the network's Bitcoin chain (receive-header.ts). */
   | { kind: 'receive-header' }
   /** Answered by BRIDGE_HANDLERS[name] (handlers.ts), with the Bridge's storage. */
-  | { kind: 'handler' }
-  /** Not emulated at all (no federation, BTC wallet or peg-out queue here): the call fails. */
-  | { kind: 'not-emulated' };
+  | { kind: 'handler' };
 
 export interface BridgeMethod {
   name: string;
@@ -35,7 +33,6 @@ export interface BridgeMethod {
 
 const READ = { kind: 'read' } as const;
 const FED_ONLY = { kind: 'federation-only' } as const;
-const NOT_EMULATED = { kind: 'not-emulated' } as const;
 const HANDLER = { kind: 'handler' } as const;
 /** FederationChangeResponseCode UNAUTHORIZED_CALLER. */
 const UNAUTHORISED_10 = { kind: 'unauthorised-code', code: -10n } as const;
@@ -74,12 +71,18 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getBtcBlockchainParentBlockHeaderByHash', ['bytes32'], ['bytes'], 4_900, false, true, READ),
   // RSKIP122: its cost depends on the block's depth and the branch (confirmations.ts confirmationsCost).
   m('getBtcTransactionConfirmations', ['bytes32', 'bytes32', 'uint256', 'bytes32[]'], ['int256'], 27_000, false, true, READ),
-  m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, READ),
-  m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, READ),
+  // Read the Bridge's storage (pegin.ts): handlers, since storage reads are async.
+  m('isBtcTxHashAlreadyProcessed', ['string'], ['bool'], 23_000, true, true, HANDLER),
+  m('getBtcTxHashProcessedHeight', ['string'], ['int64'], 22_000, true, true, HANDLER),
+  // RSKIP143: BridgeMethods HAS_BTC_BLOCK_COINBASE_TRANSACTION_INFORMATION, fixedCost 5,000, open to contracts.
+  m('hasBtcBlockCoinbaseTransactionInformation', ['bytes32'], ['bool'], 5_000, false, true, HANDLER),
   m('getActivePowpegRedeemScript', [], ['bytes'], 30_000, false, true, READ),
-  m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, READ),
-  m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, READ),
-  m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, READ),
+  // The peg-out's getters read the Bridge's storage (pegout.ts).
+  m('getNextPegoutCreationBlockNumber', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getQueuedPegoutsCount', [], ['uint256'], 3_000, false, true, HANDLER),
+  m('getEstimatedFeesForNextPegOutEvent', [], ['uint256'], 10_000, false, true, HANDLER),
+  // RSKIP540 (Vetiver).
+  m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
 
   // Issue 24: the rest of master's surface, answered by handlers (surface.ts, union.ts).
   // Federations that a devnode never has (no federation change is emulated): rskj's "none" answers.
@@ -104,8 +107,6 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('getStateForBtcReleaseClient', [], ['bytes'], 4_000, true, true, HANDLER),
   m('getStateForSvpClient', [], ['bytes'], 4_000, true, true, HANDLER),
   m('getStateForDebugging', [], ['bytes'], 3_000_000, true, true, HANDLER),
-  m('hasBtcBlockCoinbaseTransactionInformation', ['bytes32'], ['bool'], 5_000, false, true, HANDLER),
-  m('getEstimatedFeesForPegOutAmount', ['uint256'], ['uint256'], 10_000, false, true, HANDLER),
   // RSKIP502 (Union Bridge) and RSKIP529 (super/base events).
   m('getUnionBridgeContractAddress', [], ['address'], 3_000, false, true, HANDLER),
   m('getUnionBridgeLockingCap', [], ['uint256'], 3_000, false, true, HANDLER),
@@ -123,12 +124,17 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   // Flyover (RSKIP176): its caller checks; the peg-in part is not emulated (surface.ts).
   m('registerFastBridgeBtcTransaction', ['bytes', 'uint256', 'bytes', 'bytes32', 'bytes', 'address', 'bytes', 'bool'], ['int256'], 25_000, false, false, HANDLER),
 
-  // State-changing methods. The peg's and the federation votes are not emulated (they fail, or answer
-  // as for a caller without authority); the authorizers' settings are handlers (governance.ts).
-  m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, FED_ONLY),
+  // State-changing methods. The federation votes are not emulated (they answer as for a caller
+  // without authority); the authorizers' settings are handlers (governance.ts); the peg's are
+  // handlers too: peg-in (pegin.ts), peg-out (pegout.ts).
+  // Public since RSKIP199 (Bridge.registerBtcTransactionIsPublic).
+  m('registerBtcTransaction', ['bytes', 'int256', 'bytes'], [], 22_000, false, false, HANDLER),
+  // RSKIP143: BridgeMethods REGISTER_BTC_COINBASE_TRANSACTION, fixedCost 10,000, any caller.
+  m('registerBtcCoinbaseTransaction', ['bytes', 'bytes32', 'bytes', 'bytes32', 'bytes32'], [], 10_000, false, false, HANDLER),
   m('receiveHeaders', [], [], 0, false, false, FED_ONLY), // inputs bytes[]: matched by DYNAMIC_SELECTORS
-  m('updateCollections', [], [], 48_000, false, false, FED_ONLY),
-  m('addSignature', [], [], 70_000, false, false, FED_ONLY), // inputs (bytes,bytes[],bytes): DYNAMIC_SELECTORS
+  // Federation-only as rskj checks it.
+  m('updateCollections', [], [], 48_000, false, false, HANDLER),
+  m('addSignature', ['bytes', 'bytes[]', 'bytes'], [], 70_000, false, false, HANDLER),
   m('addOneOffLockWhitelistAddress', ['string', 'int256'], ['int256'], 25_000, false, false, HANDLER),
   m('addUnlimitedLockWhitelistAddress', ['string'], ['int256'], 25_000, false, false, HANDLER),
   m('removeLockWhitelistAddress', ['string'], ['int256'], 24_000, false, false, HANDLER),
@@ -139,7 +145,8 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('commitFederation', ['bytes'], ['int256'], 38_000, false, false, UNAUTHORISED_10),
   m('rollbackFederation', [], ['int256'], 12_000, false, false, UNAUTHORISED_10),
   m('increaseLockingCap', ['int256'], ['bool'], 8_000, false, false, HANDLER),
-  m('releaseBtc', [], [], 23_000, false, false, NOT_EMULATED),
+  // Bridge.parseData: empty call data is releaseBtc (a peg-out request, pegout.ts).
+  m('releaseBtc', [], [], 23_000, false, false, HANDLER),
   m('receiveHeader', ['bytes'], ['int256'], 10_600, false, false, { kind: 'receive-header' }),
 ];
 
@@ -151,7 +158,6 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
  */
 export const DYNAMIC_SELECTORS: Record<string, string> = {
   receiveHeaders: 'receiveHeaders(bytes[])',
-  addSignature: 'addSignature(bytes,bytes[],bytes)',
 };
 export const RECEIVE_HEADERS_BASE_COST = 25_000n;
 

@@ -3,11 +3,15 @@
  * both the Bridge's read methods (src/chain/native/bridge) and eth_bridgeState read.
  *
  * The Bridge's BTC header chain is the network's Bitcoin regtest chain (btc-chain/), followed
- * block for block as a federation that feeds every header at once would keep it. The rest never
- * changes on a devnode: no peg-in processed, no peg-out queued or waiting for signatures.
+ * block for block as a federation that feeds every header at once would keep it. What the peg
+ * writes lives in the Bridge's storage (storage.ts: processed peg-ins in processed.ts, federation
+ * UTXOs in utxos.ts, the peg-out's collections in pegout-store.ts, which eth_bridgeState reads).
  */
+import { bytesToHex } from '@noble/hashes/utils.js';
 import { genesisBlock } from '../../btc-chain/block.js';
 import type { NativeBtcChain } from '../types.js';
+import { readWaitingForSignatures } from './pegout-store.js';
+import { BridgeStorage, type BridgeStateAccess } from './storage.js';
 
 /**
  * rskj regtest: the Bridge's BTC block store starts at the lowest stored block, which is the BTC
@@ -29,29 +33,6 @@ export const GENESIS_ONLY_BTC: BridgeBtcSource = {
   blockByHash: (hash) => (genesisBlock().hash.every((b, i) => b === hash[i]) && hash.length === 32 ? genesisBlock() : undefined),
 };
 
-export interface EmulatedBridgeState {
-  /** BridgeStorageProvider btcTxHashesAlreadyProcessed: BTC tx hash (display hex) -> RSK height. */
-  btcTxHashesProcessed: ReadonlyMap<string, bigint>;
-  /** ReleaseRequestQueue size (peg-outs waiting to be batched). */
-  queuedPegouts: number;
-  /** BridgeStorageProvider nextPegoutHeight (absent -> 0, BridgeSupport.getNextPegoutCreationBlockNumber). */
-  nextPegoutHeight: bigint;
-  /** RSK tx hashes (hex without 0x) whose BTC peg-out awaits federation signatures. */
-  pegoutsWaitingForSignatures: readonly string[];
-}
-
-const EMULATED: EmulatedBridgeState = Object.freeze({
-  btcTxHashesProcessed: new Map<string, bigint>(),
-  queuedPegouts: 0,
-  nextPegoutHeight: 0n,
-  pegoutsWaitingForSignatures: Object.freeze([]),
-});
-
-/** The Bridge's state. Constant on a devnode (see the module note); a function so it can grow. */
-export function emulatedBridgeState(): EmulatedBridgeState {
-  return EMULATED;
-}
-
 /** rskj BridgeState.stateToMap: the two fields eth_bridgeState returns. */
 export interface BridgeStateView {
   /** RSK transaction hashes whose BTC peg-out awaits signatures, hex without 0x (rskj Keccak256.toHexString). */
@@ -60,10 +41,11 @@ export interface BridgeStateView {
   btcBlockchainBestChainHeight: number;
 }
 
-/** eth_bridgeState of a network whose Bitcoin chain's best block is at `btcBestHeight`. */
-export function bridgeStateView(btcBestHeight: number, state: EmulatedBridgeState = emulatedBridgeState()): BridgeStateView {
+/** eth_bridgeState of the Bridge in `state` (a block's state), its Bitcoin chain's best block at `btcBestHeight`. */
+export async function bridgeStateView(state: BridgeStateAccess, btcBestHeight: number): Promise<BridgeStateView> {
+  const waiting = await readWaitingForSignatures(new BridgeStorage(state));
   return {
-    rskTxsWaitingForSignatures: [...state.pegoutsWaitingForSignatures],
+    rskTxsWaitingForSignatures: waiting.map((entry) => bytesToHex(entry.rskTxHash)),
     btcBlockchainBestChainHeight: btcBestHeight,
   };
 }

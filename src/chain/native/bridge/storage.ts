@@ -30,9 +30,13 @@ function slot(n: bigint): Uint8Array {
   return setLengthLeft(bigIntToBytes(n), WORD);
 }
 
+/** What BridgeStorage reads a state through: the executing state, or a block's state for eth_bridgeState. */
+export type BridgeStateAccess = Pick<MerkleStateManager, 'getAccount' | 'getStorage'> &
+  Partial<Pick<MerkleStateManager, 'putAccount' | 'putStorage'>>;
+
 /** The Bridge's named values in the executing state. One per native call; holds nothing itself. */
 export class BridgeStorage {
-  constructor(private readonly state: MerkleStateManager) {}
+  constructor(private readonly state: BridgeStateAccess) {}
 
   private async word(key: Uint8Array): Promise<Uint8Array> {
     return setLengthLeft(await this.state.getStorage(BRIDGE, key), WORD);
@@ -40,6 +44,7 @@ export class BridgeStorage {
 
   private async putWord(key: Uint8Array, value: Uint8Array): Promise<void> {
     // ethereumjs stores a word without its leading zeros and deletes an all-zero one.
+    if (this.state.putStorage === undefined) throw new Error('BridgeStorage: a read-only state');
     await this.state.putStorage(BRIDGE, key, value);
   }
 
@@ -62,7 +67,7 @@ export class BridgeStorage {
 
   /** Sets the value named `name` (empty clears it). */
   async set(name: string, value: Uint8Array): Promise<void> {
-    if ((await this.state.getAccount(BRIDGE)) === undefined) await this.state.putAccount(BRIDGE, new Account());
+    if ((await this.state.getAccount(BRIDGE)) === undefined) await this.state.putAccount?.(BRIDGE, new Account());
     const headKey = keccak_256(utf8.encode(name));
     const old = decodeHead(await this.word(headKey));
     const base = bytesToBigInt(keccak_256(headKey));

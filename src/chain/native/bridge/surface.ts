@@ -6,13 +6,11 @@
  * is recorded (the votes for one answer UNAUTHORIZED, methods.ts).
  */
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { coinbaseInformationKey } from './coinbase.js';
 import { stateForBtcReleaseClient, stateForDebugging, stateForSvpClient } from './client-state.js';
 import type { AbiValue } from '../abi.js';
 import type { BridgeHandler, BridgeHandlerResult } from './handler-types.js';
-import { emulatedBridgeState } from './state.js';
+import { pegoutStateSummary } from './pegout-store.js';
 import { readFederationUtxos } from './utxos.js';
-import { MINIMUM_PEGOUT_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.js';
 
 /** FederationChangeResponseCode.FEDERATION_NON_EXISTENT: sizes, thresholds, times and heights of a federation that does not exist. */
 const FEDERATION_NON_EXISTENT = -1n;
@@ -71,26 +69,12 @@ export const SURFACE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   getActiveFederationCreationBlockHeight: constant(0n),
 
   getStateForDebugging: async ({ storage, btc }) =>
-    answer(stateForDebugging(btc.tip.height, await readFederationUtxos(storage), emulatedBridgeState())),
-  getStateForBtcReleaseClient: async () => answer(stateForBtcReleaseClient(emulatedBridgeState())),
+    answer(stateForDebugging(btc.tip.height, await readFederationUtxos(storage), await pegoutStateSummary(storage))),
+  getStateForBtcReleaseClient: async ({ storage }) => answer(stateForBtcReleaseClient(await pegoutStateSummary(storage))),
   getStateForSvpClient: async () => answer(stateForSvpClient()),
 
-  // BridgeSupport.hasBtcBlockCoinbaseTransactionInformation: what registerBtcCoinbaseTransaction stored.
-  hasBtcBlockCoinbaseTransactionInformation: async ({ args, storage }) =>
-    answer((await storage.get(coinbaseInformationKey(args[0] as Uint8Array))).length > 0),
-
-  // BridgeSupport.getEstimatedFeesForPegOutAmount (RSKIP540): below the minimum peg-out it throws;
-  // otherwise it simulates a batch of the queue plus this amount paid from the federation's UTXOs,
-  // and throws when the wallet cannot pay it (ReleaseTransactionBuilder: INSUFFICIENT_MONEY).
-  getEstimatedFeesForPegOutAmount: async ({ args, storage }) => {
-    const satoshis = (args[0] as bigint) / WEIS_PER_SATOSHI; // co.rsk.core.Coin.toBitcoin
-    if (satoshis < MINIMUM_PEGOUT_TX_VALUE_SATOSHIS) {
-      return { fail: `Peg-out amount ${satoshis} is below the minimum peg-out value ${MINIMUM_PEGOUT_TX_VALUE_SATOSHIS}` };
-    }
-    const funds = (await readFederationUtxos(storage)).reduce((sum, u) => sum + u.value, 0n);
-    if (funds < satoshis) return { fail: 'Cannot simulate peg-out btc transaction. Builder response code: INSUFFICIENT_MONEY' };
-    return { fail: 'The peg-out fee simulation with federation UTXOs is not emulated by this node yet' };
-  },
+  // hasBtcBlockCoinbaseTransactionInformation: pegin.ts (what registerBtcCoinbaseTransaction stores);
+  // getEstimatedFeesForPegOutAmount: pegout.ts (the simulated batch).
 
   // Bridge.registerFlyoverBtcTransaction + BridgeSupport.registerFlyoverBtcTransaction: the address
   // arguments first (a bad one is GENERIC_ERROR), then the caller: a transaction's own call is not
