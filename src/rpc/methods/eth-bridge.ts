@@ -7,7 +7,7 @@ import { stateTarget } from '../resolve.js';
 export const ethBridgeMethods = [
   method(
     'eth_bridgeState',
-    'The Bridge\'s state: {rskTxsWaitingForSignatures: [hashes without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the same emulated state the Bridge contract answers from.',
+    'The Bridge\'s state: {rskTxsWaitingForSignatures: [the peg-outs awaiting federation signatures, by the hash of the transaction that built them, without 0x], btcBlockchainBestChainHeight: JSON integer}, read from the Bridge\'s storage at the latest block.',
     noParams,
     async (ctx) => {
       const target = await stateTarget(ctx.chain, { tag: 'latest' });
