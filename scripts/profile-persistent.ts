@@ -5,7 +5,7 @@
  * Transfer each (transactions signed beforehand, sent raw, as scripts/bench does), eth_getLogs over them (warm, then after a restart over the same data directory), and
  * memory by phase. Medians of CPU time (process.cpuUsage) and wall time per operation: on a machine
  * shared with other work the CPU time is the steadier number. `--cpu-prof snapshot|events|logs`
- * writes a V8 CPU profile of that phase to /tmp. Numbers for docs/pending/persistent-path.md;
+ * writes a V8 CPU profile of that phase to /tmp. Numbers for docs/performance.md;
  * never part of `npm test`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * `npx tsx scripts/profile-rss.ts [--blocks N] [--in-memory] [-- node flags]`: the resident memory of the built
  * bin (dist/bin/rsk-devnode.js, as `npm start` runs it) by phase, read from /proc: started, after N
  * blocks with one ERC20 Transfer each (sent raw over HTTP, one at a time, as scripts/bench does),
- * and after eth_getLogs over them. Numbers for docs/pending/persistent-path.md; never part of `npm test`.
+ * and after eth_getLogs over them. Numbers for docs/performance.md; never part of `npm test`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -6,7 +6,7 @@
  * answer (utime + stime from /proc, 10 ms ticks): on a machine shared with other work the CPU time
  * is the steadier number. With --cpu-prof, each child writes a V8 CPU profile into DIR; --bin
  * starts another build (an older commit's, to compare under the same load).
- * Numbers for docs/pending/persistent-path.md; never part of `npm test`.
+ * Numbers for docs/performance.md; never part of `npm test`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

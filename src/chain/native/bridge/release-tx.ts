@@ -7,7 +7,7 @@
  * And what addSignature needs of it: each input's BIP143 sighash and, once the threshold has
  * signed, the witness that spends the federation's P2SH-P2WSH output.
  *
- * Our choices where bitcoinj's wallet is not reproduced byte for byte (docs/pending/pegout.md):
+ * Our choices where bitcoinj's wallet is not reproduced byte for byte (docs/decisions.md, "Peg-out: the batch"):
  * - coins: bitcoinj's DefaultCoinSelector order (most confirmations first, then the larger value,
  *   then the hash), taken until they cover the requested total;
  * - size: BridgeUtils.calculatePegoutTxSize (getters.ts segwitPegoutTxSize), the formula rskj's
