@@ -3,7 +3,7 @@
  * upgrades and WebSocket messages: its JWT keys (401 when the token is missing or refused), then
  * its allow lists (403): client IP ranges, origins, and per call the methods and contracts. A batch
  * is judged whole: one refused call refuses the batch and nothing in it runs
- * (docs/pending/alt-provider.md says why).
+ * (docs/decisions.md says why).
  */
 import type { AllowRule, AllowRules } from '../gateway/allowlist.js';
 import type { KeyPolicy } from '../gateway/gateway.js';

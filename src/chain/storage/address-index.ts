@@ -5,7 +5,7 @@
  * pages (ots_searchTransactions*, ots_getTransactionBySenderAndNonce, ots_getContractCreator) read
  * only the blocks they show, never scan the chain. Only top-level facts are indexed: addresses
  * touched inside a call, and contracts a contract creates, are not: the transaction and its receipt
- * are the only cheap sources at commit time (docs/pending/otterscan.md, Decisions).
+ * are the only cheap sources at commit time (docs/decisions.md).
  */
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';

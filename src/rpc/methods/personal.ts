@@ -6,7 +6,7 @@
  * exception texts where it has one ("... could not be found in this node"), geth's "could not
  * decrypt key with given password" for a wrong passphrase, and answer them as what they are: a
  * client's mistake, -32602, the code rskj's own eth_sendTransaction gives an unknown sender
- * (docs/pending/gateway-security.md). -32603 stays for faults of the node.
+ * (docs/decisions.md). -32603 stays for faults of the node.
  */
 import { bytesToHex, setLengthLeft, unprefixedHexToBytes } from '@ethereumjs/util';
 import { DEFAULT_UNLOCK_MS, WrongPassphrase, lockedHint } from '../../chain/index.js';

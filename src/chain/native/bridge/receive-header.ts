@@ -4,7 +4,7 @@
  * the Bridge follows that chain by itself, every block the node mines is already "stored"; a header
  * it did not mine cannot join it (the chain keeps whole blocks, and only btc_mine adds them), so
  * the call answers rskj's "any other failure" code for it and stores nothing (see
- * docs/pending/bridge-headers.md).
+ * docs/decisions.md).
  */
 import { sha256d } from '../../base/bytes.js';
 import type { BridgeBtcSource } from './state.js';
