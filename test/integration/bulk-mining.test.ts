@@ -1,13 +1,16 @@
 /**
  * hardhat_mine on a data directory writes its blocks in chunks, one batch each with the head
  * (src/chain/storage/store.ts openChunk): the blocks must read the same as blocks written one by
- * one, during the call, after it and after a restart, and a live snapshot must still revert them.
+ * one, during the call, after it and after a restart, and a live snapshot must still revert them
+ * with the state nodes they were first to add.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Wallet } from 'ethers';
+import type { Chain } from '../../src/chain/chain.js';
+import type { Kv } from '../../src/chain/storage/keys.js';
 import { COW, type TestNode, startTestNode } from '../helpers/node.js';
 
 const REMASC = '0x0000000000000000000000000000000001000008';
@@ -35,6 +38,14 @@ async function dataDir(): Promise<string> {
 }
 
 const hex = (n: number) => `0x${n.toString(16)}`;
+
+/** Trie nodes in the chain's store (key prefix 0x06, src/chain/storage/keys.ts), as reverted-nodes.test.ts counts them. */
+async function storedNodes(chain: Chain): Promise<number> {
+  const kv = (chain as unknown as { store: { kv: Kv } }).store.kv;
+  let count = 0;
+  for await (const _ of kv.keys({ gte: Uint8Array.of(0x06), lt: Uint8Array.of(0x07) })) count++;
+  return count;
+}
 
 /** Every block from 1 to `head`: linked to its parent, found by hash, its REMASC transaction and receipt found by hash. */
 async function checkChain(provider: JsonRpcProvider, head: number): Promise<void> {
@@ -118,16 +129,23 @@ describe('hardhat_mine on a data directory', () => {
     }
   });
 
-  it('is reverted whole by evm_revert of a snapshot taken before it', async () => {
-    const { provider } = await start(await dataDir());
+  it('is reverted whole by evm_revert of a snapshot taken before it, its state nodes deleted', async () => {
+    const { provider, node } = await start(await dataDir());
+    const chain = node.node.chains.testnet;
     const snapshot = await provider.send('evm_snapshot', []);
     const genesisState = await provider.send('eth_getBalance', [REMASC, 'latest']);
-    await provider.send('hardhat_mine', [hex(BLOCKS)]);
-    const minedHead = await provider.send('eth_getBlockByNumber', ['latest', false]);
-    expect(await provider.send('evm_revert', [snapshot])).toBe(true);
-    expect(await provider.send('eth_blockNumber', [])).toBe('0x0');
-    expect(await provider.send('eth_getBlockByHash', [minedHead.hash, false])).toBeNull();
-    expect(await provider.send('eth_getBalance', [REMASC, 'latest'])).toBe(genesisState);
+    const nodesBefore = await storedNodes(chain);
+    for (let round = 0; round < 2; round++) {
+      // The snapshot stays live after a revert to it (rskj): the second round mines under it too.
+      await provider.send('hardhat_mine', [hex(BLOCKS)]);
+      const minedHead = await provider.send('eth_getBlockByNumber', ['latest', false]);
+      expect(await storedNodes(chain)).toBeGreaterThan(nodesBefore);
+      expect(await provider.send('evm_revert', [snapshot])).toBe(true);
+      expect(await provider.send('eth_blockNumber', [])).toBe('0x0');
+      expect(await provider.send('eth_getBlockByHash', [minedHead.hash, false])).toBeNull();
+      expect(await provider.send('eth_getBalance', [REMASC, 'latest'])).toBe(genesisState);
+      expect(await storedNodes(chain), `round ${round}`).toBe(nodesBefore);
+    }
     await provider.send('hardhat_mine', [hex(BLOCKS)]);
     await checkChain(provider, BLOCKS);
     provider.destroy();

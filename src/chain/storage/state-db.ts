@@ -95,13 +95,18 @@ export class StateDb implements DB<string, Uint8Array> {
     return { keys, ops, committed };
   }
 
+  /** The keys of the nodes buffered for the block being built. */
+  pendingKeys(): string[] {
+    return [...this.pending.keys()];
+  }
+
   /**
-   * Of these node keys, the ones neither stored nor cached (to be written for the first time), as
-   * the store is when this is called: the read is issued before the first await, so a batch
-   * started right after cannot show in it (ChainStore.writeWithNewNodes relies on it).
+   * Of these node keys, the ones neither stored, staged nor cached (to be written for the first
+   * time), as the store is when this is called: the read is issued before the first await, so a
+   * batch started right after cannot show in it (ChainStore.writeWithNewNodes relies on it).
    */
   async absent(keys: string[]): Promise<string[]> {
-    const uncached = keys.filter((key) => !this.cache.has(key));
+    const uncached = keys.filter((key) => !this.cache.has(key) && !this.staged.has(key));
     if (uncached.length === 0) return [];
     const stored = await this.kv.getMany(uncached.map((key) => stateNodeKeyOfHex(key)));
     return uncached.filter((_, i) => stored[i] === undefined);

@@ -243,6 +243,9 @@ export class ChainStore {
   async commitBlock(block: RskBlock, receipts: BlockReceipts, meta?: { name: string; value: Uint8Array }): Promise<void> {
     const number = block.header.number;
     const chunk = this.chunk;
+    // While a snapshot is live, the nodes this block is first to add (reverted-nodes.ts), looked up
+    // before they are staged: the chunk's earlier blocks' nodes count as stored.
+    const firstAdded = chunk !== undefined && this.revertedNodes.isTracking ? this.stateDb.absent(this.stateDb.pendingKeys()) : undefined;
     const state = this.stateDb.takePending(chunk !== undefined);
     const ops: KvOp[] = chunk?.ops ?? [];
     for (const { key, value } of state.ops) ops.push({ type: 'put', key, value });
@@ -255,6 +258,7 @@ export class ChainStore {
       chunk.numbers.set(hex(block.hash), number);
       block.transactions.forEach((tx, index) => chunk.txs.set(hex(tx.hash), { blockNumber: number, index }));
       this.cacheBlock(block, receipts);
+      if (firstAdded !== undefined) this.revertedNodes.record(number, await firstAdded);
       return;
     }
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
@@ -273,11 +277,10 @@ export class ChainStore {
 
   /**
    * Starts a chunk: the blocks commitBlock stores from now on are written by closeChunk, in one
-   * batch with the head pointer moved to the last of them. While a snapshot is live each block is
-   * written at once as usual (evm_revert needs the nodes each block was first to add).
+   * batch with the head pointer moved to the last of them.
    */
   openChunk(): void {
-    if (this.chunk !== undefined || this.revertedNodes.isTracking) return;
+    if (this.chunk !== undefined) return;
     let done!: () => void;
     const written = new Promise<void>((resolve) => (done = resolve));
     this.chunk = { ops: [], committed: [], head: undefined, blocks: new Map(), numbers: new Map(), txs: new Map(), written, done };
