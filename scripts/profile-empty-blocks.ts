@@ -1,7 +1,7 @@
 /**
- * `npx tsx --expose-gc scripts/profile-empty-blocks.ts [--in-memory] [--blocks N] [--rounds R] [--cpu-prof]`:
+ * `npx tsx --expose-gc scripts/profile-empty-blocks.ts [--in-memory] [--snapshot] [--blocks N] [--rounds R] [--cpu-prof]`:
  * CPU per empty block mined in bulk (hardhat_mine of N blocks, R times, through the in-process
- * provider). Medians of process CPU time over the rounds: the machine is shared, so wall time is
+ * provider; `--snapshot` mines with an evm_snapshot live, as after Hardhat's loadFixture). Medians of process CPU time over the rounds: the machine is shared, so wall time is
  * printed but not to be trusted. `--cpu-prof` writes a V8 CPU profile of all rounds to /tmp.
  * Numbers for docs/pending/block-production.md; never part of `npm test`.
  */
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     blocks: { type: 'string', default: '2000' },
     rounds: { type: 'string', default: '5' },
     'cpu-prof': { type: 'boolean', default: false },
+    snapshot: { type: 'boolean', default: false },
   },
 });
 const blocks = Number(values.blocks);
@@ -26,6 +27,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const dir = mkdtempSync(join(tmpdir(), 'profile-empty-blocks-'));
 const node = await createNode({ inMemory: values['in-memory'], dataDir: dir, logLevel: 'silent' });
 const rpc = <T>(method: string, params: unknown[] = []) => node.provider.request({ method, params }) as Promise<T>;
+if (values.snapshot) await rpc('evm_snapshot');
 const session = new Session();
 if (values['cpu-prof']) {
   session.connect();
@@ -51,7 +53,7 @@ if (values['cpu-prof']) {
   session.disconnect();
 }
 const head = BigInt(await rpc<string>('eth_blockNumber'));
-console.log(`${values['in-memory'] ? 'in memory' : 'persistent'}: ${blocks} empty blocks x ${values.rounds}, head ${head}`);
+console.log(`${values['in-memory'] ? 'in memory' : 'persistent'}${values.snapshot ? ', a snapshot live' : ''}: ${blocks} empty blocks x ${values.rounds}, head ${head}`);
 console.log(`  per block: CPU ${median(cpu).toFixed(3)} ms (rounds ${cpu.map((c) => c.toFixed(3)).join(' ')}), wall ${median(wall).toFixed(3)} ms`);
 await node.close();
 rmSync(dir, { recursive: true, force: true });
