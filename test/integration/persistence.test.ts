@@ -415,6 +415,26 @@ describe('SIGKILL in the middle of a transaction stream', () => {
   });
 });
 
+describe('SIGKILL in the middle of hardhat_mine', () => {
+  it('restarts on a consistent chain: the blocks of written chunks, each whole, and mining goes on', async () => {
+    const dir = await tempDir();
+    const node = await startCli(['--data-dir', dir, '--port', '0']);
+    const url = node.url('testnet');
+    // Not awaited: the kill lands while it mines (its chunks of 64 blocks are written one batch each).
+    const mining = rpc(url, 'hardhat_mine', [hexNumber(20_000)]).catch(() => undefined);
+    while (Number(await call(url, 'eth_blockNumber')) < 200) await new Promise((r) => setTimeout(r, 5));
+    node.child.kill('SIGKILL');
+    expect(await node.exited).toBe('SIGKILL');
+    await mining;
+
+    const restarted = await startCli(['--data-dir', dir, '--port', '0']);
+    const head = await checkConsistency(restarted.url('testnet'), Wallet.createRandom().address.toLowerCase(), new Map());
+    // The chunks written before the node saw 200 blocks are there.
+    expect(head).toBeGreaterThanOrEqual(128);
+    expect(await stopCli(restarted)).toBe(0);
+  });
+});
+
 /**
  * Checks the chain behind `url` block by block, then mines one more transaction on it. Returns the
  * head number found at start.

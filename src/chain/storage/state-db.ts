@@ -28,6 +28,11 @@ const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
 
 export class StateDb implements DB<string, Uint8Array> {
   private pending = new Map<string, Uint8Array>();
+  /**
+   * Nodes of blocks committed into a chunk the chain store has not written yet (bulk mining,
+   * ChainStore.openChunk): readable here until the chunk's batch is on disk.
+   */
+  private readonly staged = new Map<string, Uint8Array>();
   /** A state load in progress (ChainStore.replaceChain): reads wait for it. */
   private loading: Promise<void> | undefined;
   /** Recently used nodes within a byte budget (lru.ts: two generations, weighed in bytes). */
@@ -42,7 +47,7 @@ export class StateDb implements DB<string, Uint8Array> {
 
   async get(key: string): Promise<Uint8Array | undefined> {
     if (this.loading !== undefined) await this.loading;
-    const value = this.pending.get(key) ?? this.cache.get(key);
+    const value = this.pending.get(key) ?? this.staged.get(key) ?? this.cache.get(key);
     if (value !== undefined) return value;
     const stored = await this.kv.get(stateNodeKeyOfHex(key));
     if (stored !== undefined) this.cache.set(key, stored);
@@ -73,23 +78,35 @@ export class StateDb implements DB<string, Uint8Array> {
 
   /**
    * Hands the buffered nodes to the caller's batch and starts a new buffer. The caller calls
-   * `committed` once the batch is on disk; only then do the nodes enter the read cache.
+   * `committed` once the batch is on disk; only then do the nodes enter the read cache. `staged`:
+   * the batch is written later (a chunk of blocks), so the nodes stay readable until `committed`.
    */
-  takePending(): { keys: string[]; ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
+  takePending(staged = false): { keys: string[]; ops: Array<{ key: Uint8Array; value: Uint8Array }>; committed: () => void } {
     const taken = this.pending;
     this.pending = new Map();
     const keys = [...taken.keys()];
     const ops = [...taken].map(([key, value]) => ({ key: stateNodeKeyOfHex(key), value }));
-    return { keys, ops, committed: () => taken.forEach((value, key) => this.cache.set(key, value)) };
+    if (staged) for (const [key, value] of taken) this.staged.set(key, value);
+    const committed = () =>
+      taken.forEach((value, key) => {
+        this.cache.set(key, value);
+        if (staged) this.staged.delete(key);
+      });
+    return { keys, ops, committed };
+  }
+
+  /** The keys of the nodes buffered for the block being built. */
+  pendingKeys(): string[] {
+    return [...this.pending.keys()];
   }
 
   /**
-   * Of these node keys, the ones neither stored nor cached (to be written for the first time), as
-   * the store is when this is called: the read is issued before the first await, so a batch
-   * started right after cannot show in it (ChainStore.writeWithNewNodes relies on it).
+   * Of these node keys, the ones neither stored, staged nor cached (to be written for the first
+   * time), as the store is when this is called: the read is issued before the first await, so a
+   * batch started right after cannot show in it (ChainStore.writeWithNewNodes relies on it).
    */
   async absent(keys: string[]): Promise<string[]> {
-    const uncached = keys.filter((key) => !this.cache.has(key));
+    const uncached = keys.filter((key) => !this.cache.has(key) && !this.staged.has(key));
     if (uncached.length === 0) return [];
     const stored = await this.kv.getMany(uncached.map((key) => stateNodeKeyOfHex(key)));
     return uncached.filter((_, i) => stored[i] === undefined);

@@ -2,7 +2,9 @@
  * A network's persistent chain: blocks, receipts and their indexes in LevelDB (memory-kv.ts for an
  * in-memory chain), plus the state trie's nodes (state-db.ts). Each block is committed in one atomic batch together with the
  * state nodes it created and the new head pointer, so a crash at any instant leaves the last
- * committed head with its state, receipts and indexes intact.
+ * committed head with its state, receipts and indexes intact. Bulk mining (hardhat_mine) commits a
+ * chunk of blocks in one such batch instead (openChunk/closeChunk): a crash loses the chunk's blocks
+ * or none, and the head on disk always has its state, receipts and indexes.
  */
 import { bytesToHex } from '@ethereumjs/util';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
@@ -115,6 +117,24 @@ export interface TxLocation {
   index: number;
 }
 
+/**
+ * Blocks committed by bulk mining whose batch is not written yet. Point reads (a block, its
+ * receipts, a hash or transaction lookup) find them here; range reads (indexes, logs, dumps) wait
+ * for `written`.
+ */
+interface Chunk {
+  ops: KvOp[];
+  committed: Array<() => void>;
+  head: bigint | undefined;
+  blocks: Map<bigint, { block: RskBlock; receipts: BlockReceipts }>;
+  numbers: Map<string, bigint>;
+  txs: Map<string, TxLocation>;
+  written: Promise<void>;
+  done: () => void;
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('hex');
+
 export class ChainStore {
   readonly stateDb: StateDb;
   /** Nodes the blocks above the oldest live snapshot were first to add; the chain turns it on. */
@@ -126,6 +146,8 @@ export class ChainStore {
   private readonly txLocations = new Lru<string, TxLocation>(RECENT_TX_LOCATIONS);
   /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
   private loading: Promise<void> | undefined;
+  /** Bulk mining's open chunk (openChunk), until its batch is written. */
+  private chunk: Chunk | undefined;
   readonly reads: StoreReads = { blocks: 0, receipts: 0, indexEntries: 0 };
   /** The store as the address index reads it, counting each entry it visits. */
   private readonly indexKv: IndexKv;
@@ -161,6 +183,7 @@ export class ChainStore {
   }
 
   async headNumber(): Promise<bigint | undefined> {
+    await this.chunkWritten();
     const head = await this.kv.get(headKey());
     return head === undefined ? undefined : decodeNumber(head);
   }
@@ -168,7 +191,7 @@ export class ChainStore {
   async getBlock(number: bigint): Promise<RskBlock | undefined> {
     if (this.loading !== undefined) await this.loading;
     this.reads.blocks++;
-    const cached = this.blocks.get(number);
+    const cached = this.blocks.get(number) ?? this.chunk?.blocks.get(number)?.block;
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(blockKey(number));
     if (bytes === undefined) return undefined;
@@ -179,6 +202,8 @@ export class ChainStore {
 
   async getBlockNumber(hash: Uint8Array): Promise<bigint | undefined> {
     if (this.loading !== undefined) await this.loading;
+    const staged = this.chunk?.numbers.get(hex(hash));
+    if (staged !== undefined) return staged;
     const bytes = await this.kv.get(hashToNumberKey(hash));
     return bytes === undefined ? undefined : decodeNumber(bytes);
   }
@@ -186,7 +211,7 @@ export class ChainStore {
   async getReceipts(number: bigint): Promise<BlockReceipts | undefined> {
     if (this.loading !== undefined) await this.loading;
     this.reads.receipts++;
-    const cached = this.receipts.get(number);
+    const cached = this.receipts.get(number) ?? this.chunk?.blocks.get(number)?.receipts;
     if (cached !== undefined) return cached;
     const bytes = await this.kv.get(receiptsKey(number));
     if (bytes === undefined) return undefined;
@@ -197,7 +222,7 @@ export class ChainStore {
 
   async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
     if (this.loading !== undefined) await this.loading;
-    const recent = this.txLocations.get(bytesToHex(hash));
+    const recent = this.txLocations.get(bytesToHex(hash)) ?? this.chunk?.txs.get(hex(hash));
     if (recent !== undefined) return recent;
     const bytes = await this.kv.get(txLocationKey(hash));
     if (bytes === undefined) return undefined;
@@ -226,18 +251,70 @@ export class ChainStore {
    */
   async commitBlock(block: RskBlock, receipts: BlockReceipts, meta?: { name: string; value: Uint8Array }): Promise<void> {
     const number = block.header.number;
-    const state = this.stateDb.takePending();
-    const ops: KvOp[] = state.ops.map(({ key, value }) => ({ type: 'put', key, value }));
+    const chunk = this.chunk;
+    // While a snapshot is live, the nodes this block is first to add (reverted-nodes.ts), looked up
+    // before they are staged: the chunk's earlier blocks' nodes count as stored.
+    const firstAdded = chunk !== undefined && this.revertedNodes.isTracking ? this.stateDb.absent(this.stateDb.pendingKeys()) : undefined;
+    const state = this.stateDb.takePending(chunk !== undefined);
+    const ops: KvOp[] = chunk?.ops ?? [];
+    for (const { key, value } of state.ops) ops.push({ type: 'put', key, value });
     ops.push(...blockRecordOps(block, receipts, encodeStoredBlock(block), encodeBlockReceipts(receipts)));
     if (meta !== undefined) ops.push({ type: 'put', key: metaKey(meta.name), value: meta.value });
+    if (chunk !== undefined) {
+      chunk.committed.push(state.committed);
+      chunk.head = number;
+      chunk.blocks.set(number, { block, receipts });
+      chunk.numbers.set(hex(block.hash), number);
+      block.transactions.forEach((tx, index) => chunk.txs.set(hex(tx.hash), { blockNumber: number, index }));
+      this.cacheBlock(block, receipts);
+      if (firstAdded !== undefined) this.revertedNodes.record(number, await firstAdded);
+      return;
+    }
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
     const added = await this.writeWithNewNodes(ops, state.keys);
     state.committed();
     this.revertedNodes.record(number, added);
+    this.cacheBlock(block, receipts);
+  }
+
+  private cacheBlock(block: RskBlock, receipts: BlockReceipts): void {
+    const number = block.header.number;
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
     this.logs.set(number, blockLogs(receipts));
     block.transactions.forEach((tx, index) => this.txLocations.set(bytesToHex(tx.hash), { blockNumber: number, index }));
+  }
+
+  /**
+   * Starts a chunk: the blocks commitBlock stores from now on are written by closeChunk, in one
+   * batch with the head pointer moved to the last of them.
+   */
+  openChunk(): void {
+    if (this.chunk !== undefined) return;
+    let done!: () => void;
+    const written = new Promise<void>((resolve) => (done = resolve));
+    this.chunk = { ops: [], committed: [], head: undefined, blocks: new Map(), numbers: new Map(), txs: new Map(), written, done };
+  }
+
+  /** Writes the open chunk's blocks and moves the head to the last, atomically; a no-op without one. */
+  async closeChunk(): Promise<void> {
+    const chunk = this.chunk;
+    if (chunk === undefined) return;
+    try {
+      if (chunk.head !== undefined) {
+        chunk.ops.push({ type: 'put', key: headKey(), value: encodeNumber(chunk.head) });
+        await this.kv.batch(chunk.ops);
+        for (const committed of chunk.committed) committed();
+      }
+    } finally {
+      this.chunk = undefined;
+      chunk.done();
+    }
+  }
+
+  /** Waits until the open chunk, if any, is written: for reads that go past its point lookups. */
+  private async chunkWritten(): Promise<void> {
+    if (this.chunk !== undefined) await this.chunk.written;
   }
 
   /**
@@ -255,12 +332,14 @@ export class ChainStore {
 
   /** A block's and its receipts' records as stored (a state dump copies them as they are). */
   async rawBlock(number: bigint): Promise<{ block: Uint8Array; receipts: Uint8Array } | undefined> {
+    await this.chunkWritten();
     const [block, receipts] = await this.kv.getMany([blockKey(number), receiptsKey(number)]);
     return block === undefined || receipts === undefined ? undefined : { block, receipts };
   }
 
   /** Every meta record (name, value), in name order. */
   async *metaRecords(): AsyncGenerator<[string, Uint8Array]> {
+    await this.chunkWritten();
     const prefix = metaKey('');
     const end = Uint8Array.of(prefix[0]! + 1);
     for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: end })) yield [new TextDecoder().decode(key.subarray(1)), value];
@@ -271,6 +350,7 @@ export class ChainStore {
    * in key order from LevelDB, in no particular order from memory.
    */
   async *stateNodes(): AsyncGenerator<[string, Uint8Array]> {
+    await this.chunkWritten();
     const prefix = stateNodeKey(EMPTY);
     const nodes = this.kv instanceof MemoryKv ? this.kv.unordered(prefix[0]!) : this.kv.iterator({ gte: prefix, lt: Uint8Array.of(prefix[0]! + 1) });
     for await (const [key, value] of nodes) yield [Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex'), value];
@@ -377,6 +457,7 @@ export class ChainStore {
   /** Blocks in the criteria's range whose log index says they may match. */
   async logCandidates(criteria: LogCriteria): Promise<bigint[]> {
     if (this.loading !== undefined) await this.loading;
+    await this.chunkWritten();
     return candidateBlocks(this.kv, criteria);
   }
 
@@ -398,7 +479,7 @@ export class ChainStore {
   /** Receipts of many blocks, reading the ones not in memory in one round trip. */
   async getReceiptsMany(numbers: bigint[]): Promise<BlockReceipts[]> {
     if (this.loading !== undefined) await this.loading;
-    const found = numbers.map((n) => this.receipts.get(n));
+    const found = numbers.map((n) => this.receipts.get(n) ?? this.chunk?.blocks.get(n)?.receipts);
     const missing = numbers.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
       const values = await this.kv.getMany(missing.map(receiptsKey));
@@ -438,26 +519,31 @@ export class ChainStore {
   /** A page of the address's transactions (address-index.ts). */
   async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<HistoryPage> {
     if (this.loading !== undefined) await this.loading;
+    await this.chunkWritten();
     return addressHistory(this.indexKv, address, direction, pageSize);
   }
 
   async hasAddressHistory(address: Uint8Array, bound: { atOrAbove: bigint } | { atOrBelow: bigint }): Promise<boolean> {
     if (this.loading !== undefined) await this.loading;
+    await this.chunkWritten();
     return hasHistory(this.indexKv, address, bound);
   }
 
   async senderNonceTx(sender: Uint8Array, nonce: bigint): Promise<TxPosition | undefined> {
     if (this.loading !== undefined) await this.loading;
+    await this.chunkWritten();
     return senderNonceTx(this.indexKv, sender, nonce);
   }
 
   async contractCreation(contract: Uint8Array): Promise<ContractCreation | undefined> {
     if (this.loading !== undefined) await this.loading;
+    await this.chunkWritten();
     return contractCreation(this.indexKv, contract);
   }
 
   /** Block hash (hex) → state root, for every block with an irregular state record. */
   async irregularStates(): Promise<Map<string, Uint8Array>> {
+    await this.chunkWritten();
     const found = new Map<string, Uint8Array>();
     const prefix = metaKey(IRREGULAR_STATE_PREFIX);
     // Block hashes are 0x + hex digits, all below '~' in UTF-8.
