@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,11 +24,49 @@ const BIN_DIR = join(DIST, 'bin');
 /** package.json "bin" points here. */
 export const BIN = join(BIN_DIR, 'rsk-devnode.js');
 /**
- * Left out of the bundle, imported from node_modules at run time: native bindings that locate their
- * .node file from their own folder (secp256k1, classic-level through level), and Express and ws,
- * which load only on first use (src/server/lazy.ts) and require optional modules by name.
+ * Left out of the bundle, imported from node_modules at run time: the native secp256k1 binding, which
+ * locates its .node file from its own folder, and Express and ws, which load only on first use
+ * (src/server/lazy.ts) and require optional modules by name. level and classic-level are bundled
+ * (their JavaScript shares abstract-level with memory-level, already in the bundle, and loading them
+ * from node_modules cost about 15 ms of a cold start in file lookups); only classic-level's
+ * binding.js stays outside (NATIVE_BINDINGS), since it finds its .node file from its own folder.
  */
-const BUNDLE_EXTERNALS = ['secp256k1', 'level', 'classic-level', 'express', 'ws'];
+const BUNDLE_EXTERNALS = ['secp256k1', 'express', 'ws'];
+/** Relative requires of native bindings inside bundled packages, kept as requires of the package's file. */
+const NATIVE_BINDINGS = [{ pkg: 'classic-level', request: /^\.\/binding(\.js)?$/, file: 'classic-level/binding.js' }];
+/** esbuild plugin: each NATIVE_BINDINGS request becomes an external require of the package's own file. */
+const nativeBindings = {
+  name: 'native-bindings',
+  setup(build) {
+    for (const { pkg, request, file } of NATIVE_BINDINGS) {
+      build.onResolve({ filter: request }, (args) =>
+        args.importer.split(sep).includes(pkg) ? { path: file, external: true } : undefined,
+      );
+    }
+  },
+};
+/**
+ * `level` is one line of CommonJS (`exports.Level = ClassicLevel`). esbuild gives a dynamic import()
+ * of a CommonJS module only its default export, where Node also finds `Level`: the sources'
+ * `(await import('level')).Level` gets it from this ES module instead.
+ */
+const levelAsEsm = {
+  name: 'level-as-esm',
+  setup(build) {
+    build.onResolve({ filter: /^level$/ }, () => ({ path: 'level', namespace: 'level-as-esm' }));
+    build.onLoad({ filter: /.*/, namespace: 'level-as-esm' }, () => ({
+      contents: "export { ClassicLevel as Level } from 'classic-level';",
+      resolveDir: ROOT,
+      loader: 'js',
+    }));
+  },
+};
+/**
+ * Whitespace and syntax are minified (names are kept, so stack traces still name functions): V8
+ * compiles every chunk loaded at start-up, and a smaller source cut about 10 ms of CPU from a cold
+ * start (docs/pending/start-rss.md).
+ */
+const MINIFY = { minifyWhitespace: true, minifySyntax: true };
 /** CommonJS modules inside the bundle call require(): give each ESM chunk one. */
 const REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
@@ -90,6 +128,8 @@ async function bundle() {
     platform: 'node',
     target: 'node20',
     external: BUNDLE_EXTERNALS,
+    plugins: [nativeBindings, levelAsEsm],
+    ...MINIFY,
     banner: { js: REQUIRE_BANNER },
     logLevel: 'warning',
   });

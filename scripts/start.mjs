@@ -2,10 +2,8 @@
 // then runs the bin (the CLI's bundle, dist/bin/rsk-devnode.js) in this same process (no second
 // Node start-up). Flags pass through:
 // `npm start -- --in-memory`.
-// package.json starts it with --max-semi-space-size=8 (MiB): V8's young generation otherwise grows
-// to 3 × 16 MiB under a stream of transactions, and stays resident; capped, the node's RSS after
-// 2,000 one-transfer blocks is 10-18 MiB lower for the same CPU time (scripts/profile-rss.ts).
-// V8 reads the flag only at start-up, so it cannot be set from here.
+// V8's young generation is capped by the CLI itself (src/young-generation.ts), so the node runs the
+// same whether started here, through the bin's shebang or as `node dist/bin/rsk-devnode.js`.
 import { pathToFileURL } from 'node:url';
 import { BIN, build, isCurrent } from './build.mjs';
 
