@@ -2,7 +2,7 @@
  * The bin as users run it: dist/bin/rsk-devnode.js, the esbuild bundle of the CLI (scripts/build.mjs),
  * built first when dist/ is older than the sources. What the bundle could break is checked here:
  * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the chunks that
- * load later (the EVM, Express, ws), the logger's lines, and LevelDB through --data-dir.
+ * load later (the EVM, Express, ws), pino's lines, and LevelDB through --data-dir.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -109,7 +109,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect(receipt.hash).toBe(hash);
     expect(receipt.blockNumber).toBe(1);
     expect(await p.getBalance(RECIPIENT)).toBe(parseEther('1.5'));
-    // the logger's line for the block, as the CLI prints it at the default level (info)
+    // pino's line for the block, as the CLI prints it at the default level (info)
     await expect.poll(() => node.stdout()).toMatch(/INFO +testnet block 1\b/);
 
     expect(await wsCall(`${node.url.replace('http://', 'ws://')}`, 'eth_blockNumber')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
