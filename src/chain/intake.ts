@@ -131,7 +131,7 @@ export class TxIntake {
       minimumGasPrice: head.block.header.minimumGasPrice,
       account: account && { nonce: account.nonce, balance: account.balance },
     });
-    const entry = pool.add(tx, txRecordFromLegacyTx(tx, raw));
+    const entry = pool.add(tx, txRecordFromLegacyTx(tx, raw, sender));
     head.changed();
     events.emit('pendingTransaction', entry.record);
     return entry;

@@ -101,6 +101,40 @@ describe('ChangeTrackingStateManager: storage writes and the flush', () => {
     });
   }
 
+  for (const seed of [11, 12, 13, 14]) {
+    it(`roots as a write-through state manager when blocks go back to earlier roots, as evm_revert does (seed ${seed})`, async () => {
+      // The flush keeps its storage tries across setStateRoot (storageTrieToFlush): each must start from the account's root there.
+      const next = generator(seed);
+      const { state } = tracked();
+      const oracle = writeThrough();
+      const both = async (act: (s: MerkleStateManager) => Promise<unknown>) => {
+        await act(state);
+        await act(oracle);
+      };
+      for (const address of ADDRESSES) await both((s) => s.putAccount(address, new Account(0n, 1000n)));
+      const roots = [await state.getStateRoot()];
+      await oracle.getStateRoot();
+      for (let block = 0; block < 60; block++) {
+        for (let write = next(4); write >= 0; write--) {
+          const address = ADDRESSES[next(ADDRESSES.length)]!;
+          const slot = SLOTS[next(SLOTS.length)]!;
+          const written = value(next);
+          await both((s) => s.putStorage(address, slot, written));
+        }
+        const root = await state.getStateRoot();
+        expect(bytesToHex(root), `block ${block}`).toBe(bytesToHex(await oracle.getStateRoot()));
+        roots.push(root);
+        if (next(3) === 0) {
+          const back = roots[next(roots.length)]!;
+          await both((s) => s.setStateRoot(back));
+        }
+      }
+      for (const address of ADDRESSES) {
+        for (const slot of SLOTS) expect(bytesToHex(await state.getStorage(address, slot))).toBe(bytesToHex(await oracle.getStorage(address, slot)));
+      }
+    });
+  }
+
   it('leaves the trie alone until the flush (ethereumjs 10.1 wrote every slot through at once)', async () => {
     const { state, nodes } = tracked();
     const [address] = ADDRESSES;

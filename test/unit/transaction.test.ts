@@ -97,6 +97,7 @@ describe('txRecordFromStored', () => {
     const tx = createLegacyTxFromRLP(hexToBytes(raw.slice(2)), { common, params: RSK_TX_PARAMS });
     expect(txRecordFromLegacyTx(tx)).toEqual(record);
     expect(txRecordFromLegacyTx(tx, hexToBytes(raw.slice(2)))).toEqual(record);
+    expect(txRecordFromLegacyTx(tx, hexToBytes(raw.slice(2)), tx.getSenderAddress())).toEqual(record);
   });
 
   it('rebuilds a contract creation (no recipient) with its data', async () => {

@@ -6,7 +6,7 @@
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
-import { Address, type DB, ValueEncoding, setLengthLeft } from '@ethereumjs/util';
+import { Address, type DB, ValueEncoding, bytesToHex, setLengthLeft } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
 import type { EVM } from '@ethereumjs/evm';
 import { REMASC_ADDRESS } from '../base/addresses.js';
@@ -21,11 +21,18 @@ import type { RemoteStateSource } from '../fork/remote-state.js';
 import type { NativeBtcChain } from '../native/types.js';
 import { startFastKeccak } from '../base/hash.js';
 import { Deadline } from '../evm/deadline.js';
+import { Lru } from '../../util/lru.js';
 
 /** rskj rpc.callGasCap: the most gas an eth_call may use (default of Execution.callGasCap, --call-gas-cap). */
 export const CALL_GAS_CAP = 10_000_000n;
 /** rskj rpc.timeout: the longest an eth_call, an eth_estimateGas or a trace may execute. */
 export const EXECUTION_TIMEOUT_MS = 5_000;
+/**
+ * State readers kept per database, by state root: the head's root, the roots evm_revert goes back
+ * to, a few older blocks read again. Eight covers a snapshot cycle's roots with room to spare;
+ * each is a few hundred bytes plus the storage tries it opened.
+ */
+export const KEPT_STATE_READERS = 8;
 
 const REMASC = new Address(REMASC_ADDRESS);
 
@@ -35,6 +42,8 @@ export class Execution implements ExecutionContext {
   timeoutMs = EXECUTION_TIMEOUT_MS;
   firstLocalBlock: bigint;
   private runtimeLoad?: Promise<EvmRuntime>;
+  /** stateReader's readers, by database, then by state root (hex). */
+  private readers = new WeakMap<DB<string, Uint8Array>, Lru<string, MerkleStateManager>>();
 
   /** The limit of the operator's own requests (operator keys, in-process); undefined: timeoutMs. */
   operatorTimeoutMs: number | undefined;
@@ -70,6 +79,8 @@ export class Execution implements ExecutionContext {
     if (this.forkRemote === undefined) throw new Error('refork: not a fork');
     this.forkRemote = remote;
     this.firstLocalBlock = remote.forkBlock + 1n;
+    // A kept reader reads the old remote where the local trie has nothing.
+    this.readers = new WeakMap();
   }
 
   /** The EVM side, loaded and set up once for this chain on the first call. */
@@ -94,9 +105,22 @@ export class Execution implements ExecutionContext {
 
   /**
    * A read-only state manager at `root` without ethereumjs's caches (whose set-up per instance
-   * cost more than a read): the reader under a StateView, which is the cache.
+   * cost more than a read): the reader under a StateView, which is the cache. The same root over
+   * the same database gets the same reader back (the state an evm_revert returns to, a block read
+   * again): opening one (a trie and a state manager, with their debug loggers and a hash) cost
+   * 50-100 µs, more than the reads it then makes. Sharing is safe: a root fixes every answer,
+   * neither object keeps a node, and readers are only read through.
    */
   stateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
+    let kept = this.readers.get(db);
+    if (kept === undefined) this.readers.set(db, (kept = new Lru(KEPT_STATE_READERS)));
+    const key = bytesToHex(root);
+    const reader = kept.get(key) ?? this.openStateReader(db, root);
+    kept.set(key, reader);
+    return reader;
+  }
+
+  private openStateReader(db: DB<string, Uint8Array>, root: Uint8Array): MerkleStateManager {
     const trie = this.trie(db, root);
     if (this.remote !== undefined) return new RemoteBackedStateManager({ common: this.common, trie }, this.remote);
     return new MerkleStateManager({ common: this.common, trie });

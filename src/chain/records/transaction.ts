@@ -4,7 +4,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import type { LegacyTx } from '@ethereumjs/tx';
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { type Address, bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
 import { keccak256 } from '../base/hash.js';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
 
@@ -26,11 +26,12 @@ export interface TxRecord {
   isRemasc: boolean;
 }
 
-export function txRecordFromLegacyTx(tx: LegacyTx, raw: Uint8Array = tx.serialize()): TxRecord {
+/** `sender`: the recovered sender when the caller has it (ethereumjs hashes the public key again at every getSenderAddress). */
+export function txRecordFromLegacyTx(tx: LegacyTx, raw: Uint8Array = tx.serialize(), sender: Address = tx.getSenderAddress()): TxRecord {
   return {
     hash: tx.hash(),
     raw,
-    from: tx.getSenderAddress().bytes,
+    from: sender.bytes,
     nonce: tx.nonce,
     gasPrice: tx.gasPrice,
     gasLimit: tx.gasLimit,

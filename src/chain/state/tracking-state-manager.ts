@@ -22,8 +22,14 @@ import { Account, type Address, EthereumJSErrorWithoutCode, bytesToHex, bytesToU
 import { keccak256 } from '../base/hash.js';
 import { CacheJournal } from './cache-journal.js';
 import type { DirectPathTrie } from './trie.js';
+import { Lru } from '../../util/lru.js';
 
 const EMPTY = new Uint8Array(0);
+/**
+ * Storage tries the flush keeps for reuse, one per contract it wrote to: an object each (a few
+ * hundred bytes, no nodes), so a thousand cost well under a megabyte.
+ */
+export const KEPT_STORAGE_TRIES = 1_000;
 
 export interface StateChanges {
   /**
@@ -62,6 +68,8 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
   private dirtySlots = new Set<string>();
   private dirtyStorageOf = new Set<string>();
   private journal: CacheJournal | undefined;
+  /** storageTrieToFlush's tries, by hashed address (unprefixed hex, as `_storageTries`). */
+  private flushTries = new Lru<string, DirectPathTrie>(KEPT_STORAGE_TRIES);
 
   protected declare _trie: DirectPathTrie;
 
@@ -158,7 +166,7 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (account === undefined) continue;
       // From the account's storage root: the trie cached for it may predate a delete of the account.
-      const trie = this._getStorageTrie(address, account) as DirectPathTrie;
+      const trie = this.storageTrieToFlush(address, account);
       trie.root(account.storageRoot);
       await trie.update(slots);
       account.storageRoot = trie.root();
@@ -166,6 +174,21 @@ export class ChangeTrackingStateManager extends MerkleStateManager {
     }
     const changedAccounts = (accounts?.flush() ?? []).map(([addressHex, { accountRLP }]) => [unprefixedHexToBytes(addressHex), accountRLP] as const);
     await this._trie.update(changedAccounts);
+  }
+
+  /**
+   * The storage trie the flush updates for `address`: the one it used last for it, else
+   * ethereumjs' (made on demand). ethereumjs' own cache of them empties at every setStateRoot,
+   * so at every evm_revert, and opening a trie cost 30-50 µs (a debug logger, a hash): more than
+   * the update of a transfer's two slots. The flush sets the trie's root from the account before
+   * using it, and leaves it as ethereumjs' cached trie at the new root for reads that follow.
+   */
+  private storageTrieToFlush(address: Address, account: Account): DirectPathTrie {
+    const key = bytesToUnprefixedHex(keccak256(address.bytes));
+    const trie = this.flushTries.get(key) ?? (this._getStorageTrie(address, account) as DirectPathTrie);
+    this.flushTries.set(key, trie);
+    this._storageTries[key] = trie;
+    return trie;
   }
 
   /** Starts a new record: what was written before is not the next block's. */
