@@ -15,8 +15,8 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, concatBytes, intToUnpaddedBytes } from '@ethereumjs/util';
-import { RawTx } from '@scure/btc-signer';
 import type { Federation } from './federation.js';
+import { rskjReleaseTxBytes } from './release-tx.js';
 import type { FederationUtxo } from './utxos.js';
 import type { PegoutRequest, PegoutState, PegoutWaitingForConfirmations, PegoutWaitingForSignatures } from './pegout-store.js';
 
@@ -60,28 +60,6 @@ export function serializeUtxo(utxo: FederationUtxo): Uint8Array {
 
 /** An empty map or list as BridgeSerializationUtils serializes it: RLP.encodeList() = 0xc0. */
 const EMPTY_SERIALIZED_LIST = encodeList();
-
-/** The signature hash type the federators sign with (SIGHASH_ALL), appended to each DER signature. */
-const SIGHASH_ALL = 1;
-const EMPTY = new Uint8Array(0);
-
-/**
- * bitcoinSerialize of a release transaction as rskj holds it: every input's witness is the
- * federation's base witness, with `signatures[i]` (input i's, by key index) in the first slots.
- */
-export function rskjReleaseTxBytes(
-  unsigned: Uint8Array,
-  federation: Pick<Federation, 'redeemScript' | 'threshold'>,
-  signatures: PegoutWaitingForSignatures['signatures'] = [],
-): Uint8Array {
-  const raw = RawTx.decode(unsigned);
-  const witnesses = raw.inputs.map((_, i) => {
-    const sigs = [...(signatures[i] ?? [])].sort((a, b) => a.keyIndex - b.keyIndex).map((s) => concatBytes(s.der, Uint8Array.of(SIGHASH_ALL)));
-    const placeholders = Array.from({ length: Math.max(0, federation.threshold - sigs.length) }, () => EMPTY);
-    return [EMPTY, ...sigs, ...placeholders, EMPTY, federation.redeemScript];
-  });
-  return RawTx.encode({ ...raw, segwitFlag: true, witnesses });
-}
 
 /** The 20-byte hash a P2PKH (76 a9 14 <h> 88 ac) or P2SH (a9 14 <h> 87) script pays: bitcoinj Address.getHash160. */
 function destinationHash160(script: Uint8Array): Uint8Array {
