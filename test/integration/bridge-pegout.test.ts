@@ -8,10 +8,10 @@
  */
 import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AbiCoder, Contract, JsonRpcProvider, Wallet, parseEther, type Log, type TransactionReceipt } from 'ethers';
+import { AbiCoder, Contract, JsonRpcProvider, Wallet, decodeRlp, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import { Address as BtcAddress, OutScript, Script, Transaction, p2pkh } from '@scure/btc-signer';
+import { Address as BtcAddress, OutScript, RawTx, Script, Transaction, p2pkh } from '@scure/btc-signer';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
 import type { NodeOptions } from '../../src/index.js';
 import { bridgeStorageOverRpc } from '../helpers/bridge-storage.js';
@@ -159,6 +159,16 @@ describe('peg-out', () => {
     const added = logOf(first, 'add_signature');
     expect(added.topics.slice(1)).toEqual([batch!.hash, word(fed2.address)]);
     expect(abi.decode(['bytes'], added.data)[0]).toBe(`0x${bytesToHex(secp256k1.getPublicKey(hexToBytes(FED2.slice(2)), true))}`);
+    // What a federator's client reads meanwhile (regression: getStateForBtcReleaseClient failed while
+    // peg-outs were pending): the batch keyed by its creation tx, with fed2's signature in its witness.
+    const [waitingForSignatures] = decodeRlp(await bridge.getStateForBtcReleaseClient!()) as string[][];
+    expect(waitingForSignatures).toHaveLength(2);
+    expect(waitingForSignatures![0]).toBe(batch!.hash);
+    const pending = RawTx.decode(hexToBytes(waitingForSignatures![1]!.slice(2)));
+    expect(pending.outputs[0]!.script).toEqual(OutScript.encode(BtcAddress(REGTEST).decode(destination)));
+    const [witness] = pending.witnesses!;
+    expect(witness!.map((item) => item.length > 0)).toEqual([false, true, false, false, true]); // [0, fed2 sig, placeholder, NOTIF, script]
+    expect(witness![4]).toEqual(GENESIS_FEDERATION.redeemScript);
     const second = await signAsFederator(fed3, batch!.hash);
     expect(eventNames(second)).toEqual(['add_signature', 'release_btc']);
     const release = logOf(second, 'release_btc');

@@ -246,6 +246,38 @@ describe('registerBtcTransaction called by anyone (autoPegin off)', () => {
     expect(await s.provider.getBalance(receiver)).toBe(1_000_000n * WEI_PER_SATOSHI);
   });
 
+  it("the peg-in's RBTC is an internal CALL from the Bridge in trace_transaction and callTracer (rskj BridgeSupport.transferTo's subtrace)", async () => {
+    const s = await setup(false);
+    const p = await minedPegIn(s.url, 'traced', 1_000_000n, 3);
+    const receiver = rskAddressOf(p.priv);
+    const wallet = new Wallet(COW.privateKey, s.provider);
+    const sent = await (s.bridge.connect(wallet) as Contract).registerBtcTransaction!(p.raw, p.height, p.pmt, { gasLimit: 300_000, type: 0 });
+    expect((await sent.wait())!.status).toBe(1);
+    const value = '0x' + (1_000_000n * WEI_PER_SATOSHI).toString(16);
+
+    const parity = await call(s.url, 'trace_transaction', [sent.hash]);
+    expect(parity).toHaveLength(2);
+    expect(parity[0]).toMatchObject({ action: { from: COW.address, to: BRIDGE }, subtraces: 1, traceAddress: [] });
+    expect(parity[1]).toMatchObject({
+      type: 'call',
+      // rskj's trace_transaction gives every call entry the transaction's data as input (parity.ts).
+      action: { callType: 'call', from: BRIDGE, to: receiver, gas: '0x0', input: sent.data, value },
+      result: { gasUsed: '0x0', output: '0x' },
+      subtraces: 0,
+      traceAddress: [0],
+    });
+
+    const tree = await call(s.url, 'debug_traceTransaction', [sent.hash, { tracer: 'callTracer' }]);
+    expect(tree).toMatchObject({ type: 'CALL', from: COW.address, to: BRIDGE });
+    expect(tree.calls).toHaveLength(1);
+    expect(tree.calls[0]).toMatchObject({ type: 'CALL', from: BRIDGE, to: receiver, value, gas: '0x0', gasUsed: '0x0', input: '0x' });
+
+    // A duplicate registration transfers nothing: no subtrace.
+    const again = await (s.bridge.connect(wallet) as Contract).registerBtcTransaction!(p.raw, p.height, p.pmt, { gasLimit: 300_000, type: 0 });
+    await again.wait();
+    expect(await call(s.url, 'trace_transaction', [again.hash])).toHaveLength(1);
+  });
+
   it('unconfirmed (2 confirmations) is swallowed, and registers once the third comes', async () => {
     const s = await setup(false);
     const p = await minedPegIn(s.url, 'unconfirmed', 1_000_000n, 2);

@@ -18,7 +18,7 @@ import { bridgeEventTopic } from '../../src/chain/native/bridge/events.js';
 import { readWaitingForConfirmations } from '../../src/chain/native/bridge/pegout-store.js';
 import { RawTx, OutScript } from '@scure/btc-signer';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
-import { processedHeight } from '../../src/chain/native/bridge/processed.js';
+import { coinbaseInformationKey, processedHeight } from '../../src/chain/native/bridge/processed.js';
 import { coinbaseRegistration, pegInRegistration } from '../../src/chain/pegin-duty.js';
 import type { NativeBtcChain, NativeCall } from '../../src/chain/native/types.js';
 import { selector } from '../../src/chain/native/abi.js';
@@ -142,6 +142,24 @@ describe('registerBtcCoinbaseTransaction', () => {
     const has = await bridgeContract.call(callOf(hasCoinbaseInformation(btc.blocks[1]!), state, btc));
     expect(hex(has.returnValue)).toBe('00'.repeat(32));
     expect((await bridgeContract.call(callOf(good, state, btc))).error).toBeUndefined();
+    expect(hex((await bridgeContract.call(callOf(hasCoinbaseInformation(btc.blocks[1]!), state, btc))).returnValue)).toBe('00'.repeat(31) + '01');
+  });
+
+  it('stores under rskj\'s key coinbaseInformation-<block hash>, the entry hasBtcBlockCoinbaseTransactionInformation reads', async () => {
+    const { raw } = multisigPegIn();
+    const btc = chainWith([raw], 3);
+    const state = await bridgeState();
+    expect((await bridgeContract.call(callOf(coinbaseRegistration(btc.blocks[1]!), state, btc))).error).toBeUndefined();
+    const displayHash = hex(Uint8Array.from(btc.blocks[1]!.hash).reverse());
+    const storage = new BridgeStorage(state);
+    expect(coinbaseInformationKey(displayHash)).toBe(`coinbaseInformation-${displayHash}`);
+    const stored = await storage.get(`coinbaseInformation-${displayHash}`);
+    expect(stored.length).toBe(32);
+    // Cleared by hand, the getter no longer sees it: it reads that very entry.
+    await storage.set(`coinbaseInformation-${displayHash}`, new Uint8Array(0));
+    expect(hex((await bridgeContract.call(callOf(hasCoinbaseInformation(btc.blocks[1]!), state, btc))).returnValue)).toBe('00'.repeat(32));
+    // Written by hand under that key, the getter sees it.
+    await storage.set(`coinbaseInformation-${displayHash}`, stored);
     expect(hex((await bridgeContract.call(callOf(hasCoinbaseInformation(btc.blocks[1]!), state, btc))).returnValue)).toBe('00'.repeat(31) + '01');
   });
 });

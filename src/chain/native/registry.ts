@@ -20,7 +20,7 @@
  *   each VM built by EvmRuntime.vm() gets 'beforeTx'/'afterTx' listeners (trackExecutingTransactions)
  *   that keep it on its EVM's frame state; eth_call runs no transaction and leaves it unset.
  */
-import { EVMError, type EVM, type ExecResult } from '@ethereumjs/evm';
+import { EVMError, type EVM } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import type { VM } from '@ethereumjs/vm';
@@ -37,7 +37,7 @@ import { environmentContract } from './environment.js';
 import { hdWalletUtilsContract } from './hd-wallet-utils.js';
 import { remascContract } from './remasc/index.js';
 import { secp256k1AddContract, secp256k1MulContract } from './secp256k1.js';
-import type { ExecutingTx, ForkRemoteCalls, NativeBtcChain, NativeCall, NativeCallType, NativeContract, NativeResult } from './types.js';
+import type { ExecutingTx, ForkRemoteCalls, NativeBtcChain, NativeCall, NativeCallType, NativeContract, NativeExecResult, NativeResult } from './types.js';
 
 /** The native contracts the node answers. The Bridge (…01000006) lives in ./bridge/, REMASC (…01000008) in ./remasc/. */
 export const NATIVE_CONTRACTS: readonly NativeContract[] = [
@@ -177,10 +177,10 @@ function callTypeOf(message: FrameMessage, staticAt: readonly boolean[]): Native
   return 'CALL';
 }
 
-function toExecResult(result: NativeResult, gasLimit: bigint): ExecResult {
+function toExecResult(result: NativeResult, gasLimit: bigint): NativeExecResult {
   switch (result.error) {
     case undefined:
-      return { returnValue: result.returnValue, executionGasUsed: result.gasUsed, logs: result.logs };
+      return { returnValue: result.returnValue, executionGasUsed: result.gasUsed, logs: result.logs, nativeTransfers: result.transfers };
     case 'revert':
       return { returnValue: result.returnValue, executionGasUsed: result.gasUsed, exceptionError: new EVMError(EVMError.errorMessages.REVERT) };
     case 'out of gas':

@@ -4,6 +4,7 @@
  * BlockHeader 0x…01000010, Environment 0x…01000011, secp256k1 add/mul 0x…01000016/17). Each one is
  * a `NativeContract`; `registry.ts` turns them into the EVM's custom precompiles.
  */
+import type { ExecResult } from '@ethereumjs/evm';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { RskBlock } from '../records/block.js';
 import type { RskHeader } from '../records/header.js';
@@ -107,6 +108,17 @@ export interface NativeResult {
   message?: string;
   /** Logs the call emits (rskj's Bridge events): [address, topics, data], kept only on success. */
   logs?: [address: Uint8Array, topics: Uint8Array[], data: Uint8Array][];
+  /** Value the contract itself sent, kept only on success (rskj's ProgramSubtraces of a precompile). */
+  transfers?: NativeTransfer[];
+}
+
+/** The ExecResult of a native call that sent value itself: tracing/recorder.ts renders the transfers as internal CALLs. */
+export type NativeExecResult = ExecResult & { nativeTransfers?: NativeTransfer[] };
+
+/** A transfer by a native contract from its own account: an internal CALL (gas 0, no data) in traces. */
+export interface NativeTransfer {
+  to: Uint8Array;
+  value: bigint;
 }
 
 export interface NativeContract {

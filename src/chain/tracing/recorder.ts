@@ -15,6 +15,7 @@ import type { EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import type { EVM } from '@ethereumjs/evm';
 import type { TraceStep } from '../evm/trace-step.js';
 import { rskOpName } from './opcode-names.js';
+import type { NativeExecResult, NativeTransfer } from '../native/types.js';
 
 export type CallKind = 'CALL' | 'CALLCODE' | 'DELEGATECALL' | 'STATICCALL' | 'CREATE' | 'CREATE2';
 
@@ -254,6 +255,12 @@ export class TxRecorder {
       frame.unreadLog = undefined;
     }
     if (result.createdAddress !== undefined) frame.address = result.createdAddress.bytes;
+    // A native contract's own transfers (the Bridge's peg-in credit): rskj's ProgramSubtraces, one
+    // CALL each from the contract, no gas, no data (BridgeSupport.transferTo).
+    const transfers = (exec as NativeExecResult).nativeTransfers;
+    if (frame.error === undefined && transfers !== undefined && frame.address !== undefined) {
+      for (const t of transfers) frame.children.push(transferFrame(frame, t));
+    }
     if (frame.error !== undefined && frame.error !== 'revert' && !POST_EXECUTION_ERRORS.has(frame.error)) {
       // rskj saves an opcode's gasCost only after it ran: the opcode that threw shows 0.
       if (view !== undefined && view.lastLog >= 0) this.structLogs![view.lastLog]!.gasCost = 0;
@@ -355,6 +362,29 @@ export class TxRecorder {
     view.lastLog = logs.length;
     logs.push(entry);
   }
+}
+
+function transferFrame(parent: Frame, transfer: NativeTransfer): Frame {
+  return {
+    kind: 'CALL',
+    depth: parent.depth + 1,
+    caller: parent.address!,
+    address: transfer.to,
+    codeAddress: transfer.to,
+    value: transfer.value,
+    gas: 0n,
+    input: EMPTY,
+    isPrecompile: false,
+    steps: 0,
+    lastStep: undefined,
+    output: EMPTY,
+    gasUsed: 0n,
+    error: undefined,
+    children: [],
+    logs: [],
+    unreadLog: undefined,
+    code: EMPTY,
+  };
 }
 
 function wordBytes(v: bigint): Uint8Array {

@@ -4,7 +4,7 @@
  * union.ts, governance.ts, ...) import these types without an import cycle through handlers.ts.
  */
 import type { AbiValue } from '../abi.js';
-import type { NativeCall } from '../types.js';
+import type { NativeCall, NativeTransfer } from '../types.js';
 import type { BridgeLog } from './events.js';
 import type { BridgeBtcSource } from './state.js';
 import type { BridgeStorage } from './storage.js';
@@ -16,6 +16,8 @@ export interface BridgeContext {
   btc: BridgeBtcSource;
   /** Events to emit, in order; kept only when the call succeeds. */
   logs: BridgeLog[];
+  /** RBTC the Bridge sent (transfer.ts), in order: internal CALL subtraces in the traces. */
+  transfers: NativeTransfer[];
 }
 
 /** `values`: the method's outputs to encode; `fail`: rskj's exception message (the call fails). */

@@ -22,7 +22,7 @@
  * fork's own (the remote's are not read).
  */
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
-import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult } from '../types.js';
+import type { ForkRemoteCalls, NativeCall, NativeCallType, NativeContract, NativeResult, NativeTransfer } from '../types.js';
 import { AbiDecodeError, decodeArguments, encodeAbi, selector, type AbiValue } from '../abi.js';
 import { GETTERS } from './getters.js';
 import { GENESIS_ONLY_BTC, type BridgeBtcSource } from './state.js';
@@ -138,9 +138,10 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
       const handler = BRIDGE_HANDLERS[method.name];
       if (handler === undefined) throw new Error(`Bridge.${method.name}: no handler`);
       const logs: BridgeLog[] = [];
-      const answer = await handler({ call, args, storage: new BridgeStorage(call.state), btc, logs });
+      const transfers: NativeTransfer[] = [];
+      const answer = await handler({ call, args, storage: new BridgeStorage(call.state), btc, logs, transfers });
       if ('fail' in answer) return { ...fail(call, requiredGas), message: answer.fail };
-      return { ...ok(method, answer.values, requiredGas), logs };
+      return { ...ok(method, answer.values, requiredGas), logs, transfers };
     }
     case 'federation-only':
       return fail(call, requiredGas);

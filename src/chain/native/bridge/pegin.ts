@@ -10,8 +10,7 @@
  * of zero *throws* (the call fails). The checks run in rskj's order, since the order decides which
  * of the two a doubly-bad input gets.
  */
-import { Account, Address, equalsBytes } from '@ethereumjs/util';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
+import { equalsBytes } from '@ethereumjs/util';
 import { concatBytes } from '@noble/hashes/utils.js';
 import { javaInt, sha256d } from '../../base/bytes.js';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
@@ -28,6 +27,7 @@ import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByD
 import { readFederationUtxos, writeFederationUtxos } from './utxos.js';
 import { settlePeginRefund } from './pegout.js';
 import { reversed } from '../../bitcoin/encoding.js';
+import { transferTo } from './transfer.js';
 
 /** BridgeRegTestConstants btc2RskMinimumAcceptableConfirmations. */
 export const PEGIN_MINIMUM_CONFIRMATIONS = 3;
@@ -120,20 +120,6 @@ function transactionType(tx: BtcTransaction, height: number): PegTxType {
   return 'PEGIN';
 }
 
-/** BridgeSupport.transferTo: `wei` from the Bridge's balance to `to` (rskj Repository.transfer). */
-async function transferFromBridge(state: MerkleStateManager, to: Uint8Array, wei: bigint): Promise<boolean> {
-  const bridge = new Address(BRIDGE_ADDRESS);
-  const bridgeAccount = (await state.getAccount(bridge)) ?? new Account();
-  if (bridgeAccount.balance < wei) return false;
-  bridgeAccount.balance -= wei;
-  await state.putAccount(bridge, bridgeAccount);
-  const receiver = new Address(to);
-  const account = (await state.getAccount(receiver)) ?? new Account();
-  account.balance += wei;
-  await state.putAccount(receiver, account);
-  return true;
-}
-
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
@@ -184,7 +170,7 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
     if (evaluation.action === 'REGISTER') {
       // executePegIn: transfer, pegin_btc (amount in satoshis), then the UTXOs and the processed mark.
       const receiver = info.rskDestination!;
-      if (!(await transferFromBridge(context.call.state, receiver, total * WEI_PER_SATOSHI))) return { fail: 'the Bridge cannot cover the peg-in' };
+      if (!(await transferTo(context, receiver, total * WEI_PER_SATOSHI))) return { fail: 'the Bridge cannot cover the peg-in' };
       context.logs.push(bridgeLog('pegin_btc', [receiver, txHash], [total, BigInt(info.protocolVersion)]));
       await registerNewUtxos(context, tx, height);
       return ok;

@@ -114,19 +114,19 @@ export async function writeNextPegoutHeight(storage: BridgeStorage, height: bigi
   await storage.set(NEXT_PEGOUT_HEIGHT_KEY, enc(height));
 }
 
-/** How many entries each peg-out collection holds, and the next peg-out height (client-state.ts). */
-export interface PegoutStateSummary {
-  queuedPegouts: number;
-  pegoutsWaitingForConfirmations: number;
-  pegoutsWaitingForSignatures: number;
+/** The peg-out collections and the next peg-out height together (client-state.ts serializes them). */
+export interface PegoutState {
+  queue: PegoutRequest[];
+  waitingForConfirmations: PegoutWaitingForConfirmations[];
+  waitingForSignatures: PegoutWaitingForSignatures[];
   nextPegoutHeight: bigint;
 }
 
-export async function pegoutStateSummary(storage: BridgeStorage): Promise<PegoutStateSummary> {
+export async function readPegoutState(storage: BridgeStorage): Promise<PegoutState> {
   return {
-    queuedPegouts: (await readPegoutQueue(storage)).length,
-    pegoutsWaitingForConfirmations: (await readWaitingForConfirmations(storage)).length,
-    pegoutsWaitingForSignatures: (await readWaitingForSignatures(storage)).length,
+    queue: await readPegoutQueue(storage),
+    waitingForConfirmations: await readWaitingForConfirmations(storage),
+    waitingForSignatures: await readWaitingForSignatures(storage),
     nextPegoutHeight: await readNextPegoutHeight(storage),
   };
 }

@@ -164,7 +164,13 @@ export async function settlePeginRefund(
   await settleRelease(context, build.tx, context.call.tx?.hash ?? NO_TX_HASH, total);
 }
 
-/** BridgeSupport.processPegoutsInBatch (RSKIP271). */
+/**
+ * BridgeSupport.processPegoutsInBatch (RSKIP271). A batch over bitcoinj's maximum transaction size
+ * is halved (the first half of the queue, then its first half, ...) until it fits or one request
+ * is left; the rest stay queued, and the next peg-out height is set only once the queue is empty,
+ * so the next updateCollections batches them. As rskj, release_requested carries the whole
+ * queue's total even when only part of it was batched.
+ */
 async function processPegoutRequests(context: BridgeContext, rskTxHash: Uint8Array): Promise<void> {
   const { call, storage, logs } = context;
   const blockNumber = call.block.number;
@@ -173,19 +179,27 @@ async function processPegoutRequests(context: BridgeContext, rskTxHash: Uint8Arr
   const utxos = await readFederationUtxos(storage);
   const total = queue.reduce((sum, r) => sum + r.amount, 0n);
   if (utxos.reduce((sum, u) => sum + u.value, 0n) < total) return; // wallet balance below the queue: wait
+  let remaining = queue;
   if (queue.length > 0) {
-    const build: ReleaseBuild = buildReleaseTx(activeFederation(), utxos, recipientsOf(queue), await feePerKb(storage));
+    const fee = await feePerKb(storage);
+    let batch = queue;
+    let build: ReleaseBuild = buildReleaseTx(activeFederation(), utxos, recipientsOf(batch), fee);
+    while (batch.length > 1 && 'error' in build && build.error === 'EXCEED_MAX_TRANSACTION_SIZE') {
+      batch = batch.slice(0, Math.floor(batch.length / 2));
+      build = buildReleaseTx(activeFederation(), utxos, recipientsOf(batch), fee);
+    }
     if ('error' in build) return; // "Couldn't build a pegout BTC tx": the requests stay queued
     const { tx } = build;
     // settleReleaseRequest: spent UTXOs out, the batch waits for confirmations, the events.
     await writeFederationUtxos(storage, utxos.filter((u) => !tx.spent.includes(u)));
     await settleRelease(context, tx, rskTxHash, total);
-    await writePegoutQueue(storage, []);
-    const hashes = new Uint8Array(32 * queue.length);
-    queue.forEach((r, i) => hashes.set(r.rskTxHash, 32 * i));
+    remaining = queue.slice(batch.length);
+    await writePegoutQueue(storage, remaining);
+    const hashes = new Uint8Array(32 * batch.length);
+    batch.forEach((r, i) => hashes.set(r.rskTxHash, 32 * i));
     logs.push(bridgeLog('batch_pegout_created', [tx.txid], [hashes]));
   }
-  await writeNextPegoutHeight(storage, blockNumber + PEGOUT_BATCH_INTERVAL_BLOCKS);
+  if (remaining.length === 0) await writeNextPegoutHeight(storage, blockNumber + PEGOUT_BATCH_INTERVAL_BLOCKS);
 }
 
 /**

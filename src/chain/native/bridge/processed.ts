@@ -11,10 +11,16 @@ import { bigIntToBytes, bytesToBigInt, setLengthLeft } from '@ethereumjs/util';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { BridgeStorage } from './storage.js';
 
-/** Prefix of a processed transaction's entry; the txid follows in display hex (as explorers print it). */
-const PROCESSED_PREFIX = 'btcTxHashesAP:';
-/** Prefix of a block's coinbase information; the block hash follows in display hex. */
-const COINBASE_PREFIX = 'coinbaseInformation:';
+/**
+ * rskj BridgeStorageIndexKey.getCompoundKey("-", id) as BridgeStorageProvider names these entries
+ * (getStorageKeyForBtcTxHashAlreadyProcessed, getStorageKeyForCoinbaseInformation): the index
+ * key's name, "-", then the hash as Sha256Hash.toString() prints it (display hex).
+ */
+const compoundKey = (name: string, hash: string) => `${name}-${hash}`;
+/** A processed transaction's entry: compoundKey(BTC_TX_HASH_AP, txid). */
+export const processedKey = (displayHexTxid: string) => compoundKey('btcTxHashesAP', displayHexTxid);
+/** A block's coinbase information: compoundKey(COINBASE_INFORMATION, block hash). */
+export const coinbaseInformationKey = (displayHexBlockHash: string) => compoundKey('coinbaseInformation', displayHexBlockHash);
 /** A height is stored as 8 bytes (a Java long), so block 0 is not the empty value. */
 const HEIGHT_BYTES = 8;
 
@@ -27,21 +33,21 @@ export async function processedHeight(storage: BridgeStorage, txid: Uint8Array):
 
 /** The same by the display-order hex the getters take (64 lower-case digits). */
 export async function processedHeightByDisplayHex(storage: BridgeStorage, hash: string): Promise<bigint | undefined> {
-  const value = await storage.get(PROCESSED_PREFIX + hash);
+  const value = await storage.get(processedKey(hash));
   return value.length === 0 ? undefined : bytesToBigInt(value);
 }
 
 /** BridgeSupport.markTxAsProcessed: `txid` (internal order, without witness) processed at RSK block `rskHeight`. */
 export async function markProcessed(storage: BridgeStorage, txid: Uint8Array, rskHeight: bigint): Promise<void> {
-  await storage.set(PROCESSED_PREFIX + displayHex(txid), setLengthLeft(bigIntToBytes(rskHeight), HEIGHT_BYTES));
+  await storage.set(processedKey(displayHex(txid)), setLengthLeft(bigIntToBytes(rskHeight), HEIGHT_BYTES));
 }
 
 /** The registered witness merkle root (internal order) of block `blockHash` (internal order), or undefined. */
 export async function coinbaseWitnessRoot(storage: BridgeStorage, blockHash: Uint8Array): Promise<Uint8Array | undefined> {
-  const value = await storage.get(COINBASE_PREFIX + displayHex(blockHash));
+  const value = await storage.get(coinbaseInformationKey(displayHex(blockHash)));
   return value.length === 0 ? undefined : value;
 }
 
 export async function setCoinbaseWitnessRoot(storage: BridgeStorage, blockHash: Uint8Array, witnessRoot: Uint8Array): Promise<void> {
-  await storage.set(COINBASE_PREFIX + displayHex(blockHash), witnessRoot);
+  await storage.set(coinbaseInformationKey(displayHex(blockHash)), witnessRoot);
 }

@@ -31,6 +31,12 @@ const FINAL_SEQUENCE = 0xffffffff;
 /** bitcoinj Transaction.MIN_NONDUST_OUTPUT for a P2PKH output at the default relay fee: a smaller recipient output fails the build (DustySendRequested / CouldNotAdjustDownwards). */
 export const RELEASE_DUST_SATOSHIS = 546n;
 const SIGHASH_ALL = 1;
+/**
+ * bitcoinj Transaction.MAX_STANDARD_TX_SIZE: Wallet.completeTx throws ExceededMaxTransactionSize
+ * for a larger unsafeBitcoinSerialize() (the unsigned batch with its base witnesses), and
+ * BridgeSupport.processPegoutsInBatch then halves the batch (pegout.ts).
+ */
+export const MAX_STANDARD_TX_SIZE = 100_000;
 const OP_0 = 0x00;
 
 export interface ReleaseRecipient {
@@ -55,7 +61,7 @@ export interface ReleaseTx {
   change: bigint;
 }
 
-export type ReleaseBuild = { tx: ReleaseTx } | { error: 'INSUFFICIENT_MONEY' | 'COULD_NOT_ADJUST_DOWNWARDS' };
+export type ReleaseBuild = { tx: ReleaseTx } | { error: 'INSUFFICIENT_MONEY' | 'COULD_NOT_ADJUST_DOWNWARDS' | 'EXCEED_MAX_TRANSACTION_SIZE' };
 
 /** OP_0 <sha256(redeemScript)>: the witness program the federation's P2SH commits to. */
 export function witnessProgram(redeemScript: Uint8Array): Uint8Array {
@@ -118,6 +124,7 @@ export function buildReleaseTx(
     witnesses: undefined,
     lockTime: 0,
   });
+  if (rskjReleaseTxBytes(unsigned, federation).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
   return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent, fee, received, change } };
 }
 
@@ -138,6 +145,7 @@ export function buildRefundTx(federation: Federation, utxos: readonly Federation
     witnesses: undefined,
     lockTime: 0,
   });
+  if (rskjReleaseTxBytes(unsigned, federation).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
   return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent: [...utxos], fee, received: [total - fee], change: 0n } };
 }
 
@@ -152,6 +160,26 @@ function parsed(unsigned: Uint8Array): Transaction {
 export function releaseSighashes(unsigned: Uint8Array, redeemScript: Uint8Array, outpointValues: readonly bigint[]): Uint8Array[] {
   const tx = parsed(unsigned);
   return outpointValues.map((value, i) => tx.preimageWitnessV0(i, redeemScript, SIGHASH_ALL, value));
+}
+
+/**
+ * bitcoinSerialize of a release transaction as rskj holds it (getStateFor*, client-state.ts; the
+ * size bitcoinj's Wallet.completeTx checks): every input's witness is the
+ * federation's base witness, with `signatures[i]` (input i's, by key index) in the first slots.
+ */
+export function rskjReleaseTxBytes(
+  unsigned: Uint8Array,
+  federation: Pick<Federation, 'redeemScript' | 'threshold'>,
+  signatures: readonly (readonly { keyIndex: number; der: Uint8Array }[])[] = [],
+): Uint8Array {
+  const raw = RawTx.decode(unsigned);
+  const empty = new Uint8Array(0);
+  const witnesses = raw.inputs.map((_, i) => {
+    const sigs = [...(signatures[i] ?? [])].sort((a, b) => a.keyIndex - b.keyIndex).map((s) => concatBytes(s.der, Uint8Array.of(SIGHASH_ALL)));
+    const placeholders = Array.from({ length: Math.max(0, federation.threshold - sigs.length) }, () => empty);
+    return [empty, ...sigs, ...placeholders, empty, federation.redeemScript];
+  });
+  return RawTx.encode({ ...raw, segwitFlag: true, witnesses });
 }
 
 /**

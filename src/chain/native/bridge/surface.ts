@@ -9,7 +9,8 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { stateForBtcReleaseClient, stateForDebugging, stateForSvpClient } from './client-state.js';
 import type { AbiValue } from '../abi.js';
 import type { BridgeHandler, BridgeHandlerResult } from './handler-types.js';
-import { pegoutStateSummary } from './pegout-store.js';
+import { activeFederation } from './getters.js';
+import { readPegoutState, readWaitingForSignatures } from './pegout-store.js';
 import { readFederationUtxos } from './utxos.js';
 
 /** FederationChangeResponseCode.FEDERATION_NON_EXISTENT: sizes, thresholds, times and heights of a federation that does not exist. */
@@ -69,8 +70,9 @@ export const SURFACE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   getActiveFederationCreationBlockHeight: constant(0n),
 
   getStateForDebugging: async ({ storage, btc }) =>
-    answer(stateForDebugging(btc.tip.height, await readFederationUtxos(storage), await pegoutStateSummary(storage))),
-  getStateForBtcReleaseClient: async ({ storage }) => answer(stateForBtcReleaseClient(await pegoutStateSummary(storage))),
+    answer(stateForDebugging(btc.tip.height, await readFederationUtxos(storage), await readPegoutState(storage), activeFederation())),
+  getStateForBtcReleaseClient: async ({ storage }) =>
+    answer(stateForBtcReleaseClient(await readWaitingForSignatures(storage), activeFederation())),
   getStateForSvpClient: async () => answer(stateForSvpClient()),
 
   // hasBtcBlockCoinbaseTransactionInformation: pegin.ts (what registerBtcCoinbaseTransaction stores);

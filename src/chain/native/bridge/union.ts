@@ -19,11 +19,12 @@
  * The chain-30 endpoints use the same regtest Bridge as chain 31 (the node emulates one network's
  * Bridge), so setUnionBridgeContractAddressForTestnet works there too, where mainnet rskj refuses it.
  */
-import { Account, Address, bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { bridgeLog } from './events.js';
 import type { BridgeContext, BridgeHandler } from './handler-types.js';
 import type { BridgeStorage } from './storage.js';
+import { transferTo } from './transfer.js';
 
 /** UnionResponseCode. */
 const SUCCESS = 0n;
@@ -82,24 +83,6 @@ async function setPermissions(storage: BridgeStorage, request: boolean, release:
   await storage.set(KEY.releaseEnabled, release ? TRUE : FALSE);
 }
 
-/**
- * BridgeSupport.transferTo: RBTC from the Bridge account to `to`. The regtest Bridge starts with
- * 21 million RBTC; should it hold less than asked (only after dozens of cap doublings), the call
- * fails rather than make a balance negative.
- */
-async function transferFromBridge({ call }: BridgeContext, to: Uint8Array, weis: bigint): Promise<boolean> {
-  const bridge = new Address(BRIDGE_ADDRESS);
-  const receiver = new Address(to);
-  const from = (await call.state.getAccount(bridge)) ?? new Account();
-  if (from.balance < weis) return false;
-  from.balance -= weis;
-  await call.state.putAccount(bridge, from);
-  const account = (await call.state.getAccount(receiver)) ?? new Account();
-  account.balance += weis;
-  await call.state.putAccount(receiver, account);
-  return true;
-}
-
 const BRIDGE_SHORT_OF_RBTC = { fail: 'The Bridge holds less RBTC than it transfers' };
 
 const failUnauthorised = (name: string) => ({ fail: `The sender is not authorized to call ${name}` });
@@ -150,7 +133,7 @@ export const UNION_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
     const cap = await amount(storage, KEY.lockingCap, INITIAL_LOCKING_CAP_WEIS);
     if (requested <= 0n || transferred + requested > cap) return { values: [INVALID_VALUE] };
     await storage.set(KEY.weisTransferred, bigIntToUnpaddedBytes(transferred + requested));
-    if (!(await transferFromBridge(context, union, requested))) return BRIDGE_SHORT_OF_RBTC;
+    if (!(await transferTo(context, union, requested))) return BRIDGE_SHORT_OF_RBTC;
     logs.push(bridgeLog('union_rbtc_requested', [union], [requested]));
     return { values: [SUCCESS] };
   },
@@ -161,7 +144,7 @@ export const UNION_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
     const { call, logs } = context;
     const code = await releaseCode(context);
     // The value was just paid to the Bridge, so it can always pay it back.
-    if (code !== SUCCESS && call.value > 0n) await transferFromBridge(context, call.caller, call.value);
+    if (code !== SUCCESS && call.value > 0n) await transferTo(context, call.caller, call.value);
     if (code === SUCCESS) logs.push(bridgeLog('union_rbtc_released', [call.caller], [call.value]));
     return { values: [code] };
   },
