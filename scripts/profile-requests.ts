@@ -3,7 +3,7 @@
  * whose cores are shared, throughput says more about the neighbours than about us, while the
  * server's own CPU time per answered request (/proc/<pid>/stat) holds steady. Issue 25.
  *
- *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5]
+ *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address]
  *   tsx scripts/profile-requests.ts send [--count 300]
  *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
  * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
@@ -38,6 +38,8 @@ const WARM_UP_SECONDS = 1;
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SECOND = 100;
 const TOP_FUNCTIONS = 40;
+/** --new-address: the addresses asked for are this prefix followed by the request's index (decimal digits are hex too). */
+const NEW_ADDRESS_BASE = 0xbe1c;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -47,6 +49,8 @@ const { positionals, values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     count: { type: 'string', default: '300' },
     'in-memory': { type: 'boolean', default: false },
+    /** eth_getBalance: a never-read address per request (the bench's getBalance-new row). */
+    'new-address': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     callgrind: { type: 'string' },
     /** Another checkout's scripts/start.mjs (e.g. an older commit, built there), to compare. */
@@ -246,14 +250,16 @@ interface Window {
 }
 
 /** Keeps `connections` requests in flight for the warm-up and then `seconds`; counts the measured window. */
-async function drive(server: Server, request: Buffer, connections: number, seconds: number): Promise<Window> {
+async function drive(server: Server, request: Buffer | ((i: number) => Buffer), connections: number, seconds: number): Promise<Window> {
+  const nth = typeof request === 'function' ? request : () => request;
+  let sent = 0;
   const sockets = await Promise.all(Array.from({ length: connections }, () => Connection.open(server.port)));
   let measuring = false;
   let done = false;
   let requests = 0;
   const loops = sockets.map(async (socket) => {
     while (!done) {
-      const answer = await socket.send(request);
+      const answer = await socket.send(nth(sent++));
       if (!answer.includes('"result"')) throw new Error(`an error answer: ${answer}`);
       if (measuring) requests++;
     }
@@ -404,8 +410,10 @@ async function main(): Promise<void> {
     if (mode === 'read') {
       const params = values.method === 'eth_getBalance' ? [RECIPIENT, 'latest'] : [];
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: values.method, params });
-      window = await drive(server, requestBytes(server.port, body), connections, seconds);
-      report(`${values.method}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+      const [before, after] = body.split(RECIPIENT.slice(2));
+      const request = values['new-address'] ? (i: number) => requestBytes(server.port, before + NEW_ADDRESS_BASE.toString(16).padStart(40 - String(i).length, '0') + i + after) : requestBytes(server.port, body);
+      window = await drive(server, request, connections, seconds);
+      report(`${values.method}${values['new-address'] ? ' (a new address each)' : ''}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
     } else if (mode === 'send') {
       const result = await sends(server, Number(values.count));
       window = result;
