@@ -4,7 +4,7 @@
  * caches of the latest state (its flat view and the call runner over it), dropped by whatever
  * outdates them. `version` moves whenever the pending block would change: pool, state, clock, head.
  */
-import { type DB, bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, type DB, bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
 import type { RskBlock } from './records/block.js';
 import type { RskHeader } from './records/header.js';
 import type { Execution } from './exec/execution.js';
@@ -170,6 +170,11 @@ export class ChainHead {
   stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {
     if (db === undefined && equalsBytes(stateRoot, this.stateRoot)) return this.flat.at(stateRoot);
     return this.execution.stateReader(db ?? this.store.stateDb, stateRoot);
+  }
+
+  /** The latest state's account if its flat view holds it (StateView.known): no read, no promise. */
+  knownLatestAccount(address: Address): Account | null | undefined {
+    return this.flat.at(this.stateRoot).known(address);
   }
 
   /** The head's call runner is kept while the head's state stays; other states get a throwaway one. */

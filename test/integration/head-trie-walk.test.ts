@@ -73,4 +73,26 @@ describe('reads at latest of never-seen accounts and slots (walking decoded trie
     expect(await call(url, 'eth_getCode', [tokenAddress, 'latest'])).toBe('0x');
     expect(await balance(COW.address)).toBeGreaterThan(0n);
   });
+
+  it('answers eth_getBalance and eth_getTransactionCount at latest from the head view, and other blocks from their state', async () => {
+    const t = await start();
+    const url = t.testnetUrl;
+    const balance = async (address: string, block = 'latest') => BigInt(await call(url, 'eth_getBalance', [address, block]));
+    const nonce = async (address: string, block = 'latest') => Number(await call(url, 'eth_getTransactionCount', [address, block]));
+    // Read twice at latest: the second answer comes from the view without a read.
+    expect(await balance(fresh(400))).toBe(0n);
+    expect(await balance(fresh(400))).toBe(0n);
+    const cowNonce = await nonce(COW.address);
+    expect(await nonce(COW.address)).toBe(cowNonce);
+    const before = await call(url, 'eth_blockNumber', []);
+    await call(url, 'eth_sendTransaction', [{ from: COW.address, to: fresh(400), value: toBeHex(9n) }]);
+    expect(await balance(fresh(400))).toBe(9n);
+    expect(await balance(fresh(400), before)).toBe(0n);
+    expect(await nonce(COW.address)).toBe(cowNonce + 1);
+    expect(await nonce(COW.address, before)).toBe(cowNonce);
+    // The default block is latest.
+    expect(BigInt(await call(url, 'eth_getBalance', [fresh(400)]))).toBe(9n);
+    await call(url, 'hardhat_setBalance', [fresh(400), toBeHex(10n ** 18n)]);
+    expect(await balance(fresh(400))).toBe(10n ** 18n);
+  });
 });

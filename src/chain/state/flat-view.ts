@@ -54,6 +54,14 @@ export class StateView implements StateReader {
     return account;
   }
 
+  /**
+   * The account as this view read it, without a read: an Account (the view's own, which callers
+   * must not change), null when the account is absent, undefined when the view has not read it.
+   */
+  known(address: Address): Account | null | undefined {
+    return this.entries.get(address.toString()) as Account | null | undefined;
+  }
+
   /** The code at `address`; the same bytes object for every read, which callers must not change. */
   async getCode(address: Address): Promise<Uint8Array> {
     const key = address.toString();
