@@ -3,8 +3,10 @@
  * whose cores are shared, throughput says more about the neighbours than about us, while the
  * server's own CPU time per answered request (/proc/<pid>/stat) holds steady. Issue 25.
  *
- *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5]
+ *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address]
+ *   tsx scripts/profile-requests.ts call [--new-address] [--connections 32] [--seconds 5]   (ERC20 balanceOf, as the bench's call rows)
  *   tsx scripts/profile-requests.ts send [--count 300]
+ *   tsx scripts/profile-requests.ts logs [--count 2000] [--queries 20]   (--count one-Transfer blocks, then eth_getLogs over them, as the bench's getLogs row)
  *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
  * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
  * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed),
@@ -38,6 +40,10 @@ const WARM_UP_SECONDS = 1;
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SECOND = 100;
 const TOP_FUNCTIONS = 40;
+/** The fixture token's creation code with its constructor's argument (the initial supply): without it the constructor reverts. */
+const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
+/** --new-address: the addresses asked for are this prefix followed by the request's index (decimal digits are hex too). */
+const NEW_ADDRESS_BASE = 0xbe1c;
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -46,7 +52,10 @@ const { positionals, values } = parseArgs({
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '5' },
     count: { type: 'string', default: '300' },
+    queries: { type: 'string', default: '20' },
     'in-memory': { type: 'boolean', default: false },
+    /** eth_getBalance: a never-read address per request (the bench's getBalance-new row). */
+    'new-address': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     callgrind: { type: 'string' },
     /** Another checkout's scripts/start.mjs (e.g. an older commit, built there), to compare. */
@@ -246,14 +255,16 @@ interface Window {
 }
 
 /** Keeps `connections` requests in flight for the warm-up and then `seconds`; counts the measured window. */
-async function drive(server: Server, request: Buffer, connections: number, seconds: number): Promise<Window> {
+async function drive(server: Server, request: Buffer | ((i: number) => Buffer), connections: number, seconds: number): Promise<Window> {
+  const nth = typeof request === 'function' ? request : () => request;
+  let sent = 0;
   const sockets = await Promise.all(Array.from({ length: connections }, () => Connection.open(server.port)));
   let measuring = false;
   let done = false;
   let requests = 0;
   const loops = sockets.map(async (socket) => {
     while (!done) {
-      const answer = await socket.send(request);
+      const answer = await socket.send(nth(sent++));
       if (!answer.includes('"result"')) throw new Error(`an error answer: ${answer}`);
       if (measuring) requests++;
     }
@@ -293,8 +304,14 @@ async function rpc(connection: Connection, port: number, method: string, params:
   return answer.result;
 }
 
-/** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
-async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number } }> {
+/** The token's address from its deployment's receipt; a failed deployment stops the profile (its calls would run no code). */
+function deployed(receipt: { status: string; contractAddress: string }): string {
+  if (receipt.status !== '0x1') throw new Error(`the token's deployment failed: ${JSON.stringify(receipt)}`);
+  return receipt.contractAddress;
+}
+
+/** Deploys the fixture token and mints to the cow account: the token's address (the bench's eth_call rows read it). */
+async function deployToken(server: Server): Promise<string> {
   const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
   const connection = await Connection.open(server.port);
@@ -303,8 +320,25 @@ async function sends(server: Server, count: number): Promise<Window & { missingR
   let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
   const sign = (to: string | null, data: string, gasLimit: number) =>
     wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
-  const deployHash = await call('eth_sendRawTransaction', [await sign(null, contracts.Token.bytecode, 2_000_000)]);
-  const address = (await call('eth_getTransactionReceipt', [deployHash])).contractAddress as string;
+  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
+  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
+  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  connection.close();
+  return address;
+}
+
+/** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
+async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number }; token: string }> {
+  const wallet = new Wallet(COW_KEY);
+  const token = new Interface(contracts.Token.abi);
+  const connection = await Connection.open(server.port);
+  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
+  const chainId = Number(await call('eth_chainId', []));
+  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
+  const sign = (to: string | null, data: string, gasLimit: number) =>
+    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
+  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
+  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
   await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
   const warmUp = Math.min(50, count);
   const transfers: Buffer[] = [];
@@ -337,7 +371,34 @@ async function sends(server: Server, count: number): Promise<Window & { missingR
   connection.close();
   times.sort((a, b) => a - b);
   const quantiles = { p10: times[Math.floor(count / 10)]! / 1000, median: times[Math.floor(count / 2)]! / 1000 };
-  return { pid: server.pid, requests: count, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, missingReceipts, quantiles };
+  return { pid: server.pid, requests: count, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, missingReceipts, quantiles, token: address };
+}
+
+/** eth_getLogs by the token's address over every block, `queries` times one after another on one connection. */
+async function logQueries(server: Server, token: string, queries: number): Promise<Window & { median: number; logs: number; bytes: number }> {
+  const connection = await Connection.open(server.port);
+  const request = requestBytes(server.port, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', address: token }] }));
+  const first = await connection.send(request);
+  const logs = (JSON.parse(first).result as unknown[]).length;
+  const times: number[] = [];
+  const from = monotonicMicros();
+  const serverStart = cpuMicros(server.pid);
+  const threadsStart = cpuByThread(server.pid);
+  const clientStart = process.cpuUsage();
+  callgrind(server.pid, true);
+  for (let i = 0; i < queries; i++) {
+    const started = monotonicMicros();
+    JSON.parse(await connection.send(request));
+    times.push(monotonicMicros() - started);
+  }
+  callgrind(server.pid, false);
+  const serverCpuMicros = cpuMicros(server.pid) - serverStart;
+  const threads = threadsPerRequest(threadsStart, cpuByThread(server.pid), queries);
+  const client = process.cpuUsage(clientStart);
+  const to = monotonicMicros();
+  connection.close();
+  times.sort((a, b) => a - b);
+  return { pid: server.pid, requests: queries, threads, serverCpuMicros, clientCpuMicros: client.user + client.system, seconds: (to - from) / 1e6, from, to, median: times[Math.floor(queries / 2)]! / 1000, logs, bytes: first.length };
 }
 
 interface ProfileNode {
@@ -404,8 +465,29 @@ async function main(): Promise<void> {
     if (mode === 'read') {
       const params = values.method === 'eth_getBalance' ? [RECIPIENT, 'latest'] : [];
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: values.method, params });
-      window = await drive(server, requestBytes(server.port, body), connections, seconds);
-      report(`${values.method}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+      const [before, after] = body.split(RECIPIENT.slice(2));
+      const request = values['new-address'] ? (i: number) => requestBytes(server.port, before + NEW_ADDRESS_BASE.toString(16).padStart(40 - String(i).length, '0') + i + after) : requestBytes(server.port, body);
+      window = await drive(server, request, connections, seconds);
+      report(`${values.method}${values['new-address'] ? ' (a new address each)' : ''}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+    } else if (mode === 'call') {
+      // ERC20 balanceOf of the minted holder, or (--new-address) of a never-read holder each time.
+      const token = await deployToken(server);
+      const holder = values['new-address'] ? RECIPIENT : new Wallet(COW_KEY).address.toLowerCase();
+      const data = new Interface(contracts.Token.abi).encodeFunctionData('balanceOf', [holder]);
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: token, data }, 'latest'] });
+      const [before, after] = body.split(RECIPIENT.slice(2));
+      const request = values['new-address'] ? (i: number) => requestBytes(server.port, before + NEW_ADDRESS_BASE.toString(16).padStart(40 - String(i).length, '0') + i + after) : requestBytes(server.port, body);
+      window = await drive(server, request, connections, seconds);
+      report(`eth_call balanceOf${values['new-address'] ? ' (a new holder each)' : ''}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+    } else if (mode === 'logs') {
+      // The bench's getLogs row: one Transfer per block (--count blocks), then the query by address.
+      const { token } = await sends(server, Number(values.count));
+      const result = await logQueries(server, token, Number(values.queries));
+      window = result;
+      console.log(
+        `eth_getLogs of ${result.logs} logs (${result.bytes} bytes)${values['in-memory'] ? ', in memory' : ', data dir'}: median ${result.median.toFixed(1)} ms over ${result.requests} queries; ` +
+          `server CPU ${(result.serverCpuMicros / result.requests / 1000).toFixed(2)} ms/query (µs by thread: ${result.threads}); client CPU ${(result.clientCpuMicros / result.requests / 1000).toFixed(2)} ms/query${instructionsPerRequest(server.pid, result.requests)}`,
+      );
     } else if (mode === 'send') {
       const result = await sends(server, Number(values.count));
       window = result;
@@ -415,7 +497,7 @@ async function main(): Promise<void> {
           `(µs by thread: ${result.threads}); client CPU ${(result.clientCpuMicros / result.requests / 1000).toFixed(2)} ms/transfer; receipts missing right after the send: ${result.missingReceipts}${instructionsPerRequest(server.pid, result.requests)}`,
       );
     } else {
-      throw new Error(`unknown mode ${mode}: read, send or bare`);
+      throw new Error(`unknown mode ${mode}: read, call, logs, send or bare`);
     }
   } finally {
     await server.stop();

@@ -377,6 +377,11 @@ export class Chain {
     return this.chainHead.stateReader(stateRoot).getAccount(address);
   }
 
+  /** The latest state's account when the head's flat view already holds it (null: absent); undefined when it must be read. */
+  knownLatestAccount(address: Address): Account | null | undefined {
+    return this.chainHead.knownLatestAccount(address);
+  }
+
   /**
    * On a fork, account reads at a block below the fork block: the remote's state there, read on
    * demand and cached under that block (an empty local trie over it, so nothing local shows).

@@ -4,7 +4,7 @@
  * caches of the latest state (its flat view and the call runner over it), dropped by whatever
  * outdates them. `version` moves whenever the pending block would change: pool, state, clock, head.
  */
-import { type DB, bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, type DB, bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
 import type { RskBlock } from './records/block.js';
 import type { RskHeader } from './records/header.js';
 import type { Execution } from './exec/execution.js';
@@ -12,6 +12,7 @@ import type { ChainStore } from './storage/store.js';
 import { IRREGULAR_STATE_PREFIX, irregularStateMeta } from './storage/keys.js';
 import { CallRunner } from './exec/call-runner.js';
 import { HeadState, type StateReader, StateView } from './state/flat-view.js';
+import { DecodedNodes, walkingReader } from './state/trie-walk.js';
 import type { StateChanges } from './state/tracking-state-manager.js';
 
 /** Store meta record: head hash ‖ overriding state root, valid only while that block is the head. */
@@ -45,6 +46,8 @@ export class ChainHead {
   private irregularRoots = new Map<string, Uint8Array>();
   /** The flat view of the latest state; it starts over whenever the latest state root changes. */
   private readonly flat: HeadState;
+  /** Decoded trie nodes for the flat view's misses (state/trie-walk.ts); dropped with the view. */
+  private readonly nodes: DecodedNodes;
   private runner: CallRunner | undefined;
 
   constructor(
@@ -53,7 +56,15 @@ export class ChainHead {
     /** The chain's first local block: 0, or a fork's fork block (the blocks below are the remote's); a re-fork moves it. */
     public baseNumber = 0n,
   ) {
-    this.flat = new HeadState((root) => this.execution.stateReader(this.store.stateDb, root));
+    this.nodes = new DecodedNodes(this.store.stateDb);
+    this.flat = new HeadState((root) => this.headTrieReader(root));
+  }
+
+  /** What the flat view reads on a miss: a walk over decoded nodes, except on a fork (whose misses go to the remote). */
+  private headTrieReader(root: Uint8Array): StateReader {
+    let reference: StateReader | undefined;
+    const open = () => (reference ??= this.execution.stateReader(this.store.stateDb, root));
+    return this.execution.remote === undefined ? walkingReader(this.nodes, root, open) : open();
   }
 
   /** Loads the head and its persisted state records (start-up). */
@@ -148,6 +159,7 @@ export class ChainHead {
   private latestStateChanged(): void {
     this.runner = undefined;
     this.flat.drop();
+    this.nodes.clear();
     this.versionCounter++;
   }
 
@@ -158,6 +170,11 @@ export class ChainHead {
   stateReader(stateRoot: Uint8Array, db?: DB<string, Uint8Array>): StateReader {
     if (db === undefined && equalsBytes(stateRoot, this.stateRoot)) return this.flat.at(stateRoot);
     return this.execution.stateReader(db ?? this.store.stateDb, stateRoot);
+  }
+
+  /** The latest state's account if its flat view holds it (StateView.known): no read, no promise. */
+  knownLatestAccount(address: Address): Account | null | undefined {
+    return this.flat.at(this.stateRoot).known(address);
   }
 
   /** The head's call runner is kept while the head's state stays; other states get a throwaway one. */

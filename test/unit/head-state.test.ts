@@ -2,9 +2,9 @@
  * The flat view of the latest state going on from block to block (HeadState.advance): it keeps
  * what the block did not change, forgets what it did, and starts over when it cannot tell.
  */
-import { Account, Address, bytesToHex } from '@ethereumjs/util';
+import { Account, Address, bytesToHex, intToBytes, setLengthLeft } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { HeadState, type StateReader } from '../../src/chain/state/flat-view.js';
+import { HeadState, STATE_VIEW_ABSENT, type StateReader } from '../../src/chain/state/flat-view.js';
 import { type StateChanges, slotKey } from '../../src/chain/state/tracking-state-manager.js';
 
 const ROOT_A = new Uint8Array(32).fill(0xa);
@@ -118,5 +118,32 @@ describe('HeadState.advance', () => {
     head.drop();
     await head.at(ROOT_A).getAccount(X);
     expect(a.reads).toBe(2);
+  });
+
+  it('remembers absent accounts apart, at most STATE_VIEW_ABSENT of them; a block that creates one shows it', async () => {
+    const a = new FakeTrie(new Map([[Y.toString(), 2n]]));
+    const b = new FakeTrie(new Map([[X.toString(), 4n], [Y.toString(), 2n]]));
+    const head = headOver(new Map([[bytesToHex(ROOT_A), a], [bytesToHex(ROOT_B), b]]));
+    const viewA = head.at(ROOT_A);
+    expect(await viewA.getAccount(X)).toBeUndefined();
+    expect(viewA.known(X)).toBeNull();
+    expect(await viewA.getAccount(X)).toBeUndefined();
+    expect(a.reads).toBe(1);
+    expect((await viewA.getAccount(Y))?.balance).toBe(2n);
+    expect(viewA.known(Y)?.balance).toBe(2n);
+    // A stream of absent accounts pushes the oldest out; the present one stays.
+    for (let i = 0; i < STATE_VIEW_ABSENT; i++) await viewA.getAccount(new Address(setLengthLeft(intToBytes(0x10000 + i), 20)));
+    expect(viewA.known(X)).toBeUndefined();
+    expect(viewA.known(Y)?.balance).toBe(2n);
+    // X absent at A, created by the block to B.
+    await viewA.getAccount(X);
+    head.advance(ROOT_A, ROOT_B, changes([[X, 4n]]));
+    const viewB = head.at(ROOT_B);
+    expect(viewB.known(X)?.balance).toBe(4n);
+    expect((await viewB.getAccount(X))?.balance).toBe(4n);
+    // And a block that deletes it: absent again, without a read.
+    head.advance(ROOT_B, ROOT_C, changes([[X, null]]));
+    expect(head.at(ROOT_C).known(X)).toBeNull();
+    expect(b.reads).toBe(0);
   });
 });

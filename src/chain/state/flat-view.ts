@@ -20,6 +20,13 @@ import { type StateChanges, slotKey } from './tracking-state-manager.js';
  * 32-byte value, map overhead), so at most about 6 MB.
  */
 export const STATE_VIEW_ENTRIES = 20_000;
+/**
+ * Absent accounts one view remembers, apart from the entries: a stream of never-seen addresses
+ * (eth_getBalance of fresh addresses, the bench's getBalance-new row) otherwise fills the entries
+ * with nulls that outlive the young generation and cost the GC more than their walk
+ * (trie-walk.ts: a few map lookups and a Keccak) costs to repeat.
+ */
+export const STATE_VIEW_ABSENT = 1_024;
 /** Contract codes one view keeps; at most 24 KB each (EIP-170), so at most about 6 MB. */
 export const STATE_VIEW_CODES = 256;
 
@@ -35,9 +42,10 @@ export function copyAccount(account: Account): Account {
   return new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
 }
 
-/** One state root's reads, remembered (bounded). Absent accounts are remembered as null. */
+/** One state root's reads, remembered (bounded). Absent accounts are remembered apart (STATE_VIEW_ABSENT). */
 export class StateView implements StateReader {
-  private entries = new Lru<string, Account | Uint8Array | null>(STATE_VIEW_ENTRIES);
+  private entries = new Lru<string, Account | Uint8Array>(STATE_VIEW_ENTRIES);
+  private absent = new Lru<string, true>(STATE_VIEW_ABSENT);
   private codes = new Lru<string, Uint8Array>(STATE_VIEW_CODES);
 
   constructor(
@@ -47,11 +55,22 @@ export class StateView implements StateReader {
 
   async getAccount(address: Address): Promise<Account | undefined> {
     const key = address.toString();
-    const cached = this.entries.get(key) as Account | null | undefined;
-    if (cached !== undefined) return cached === null ? undefined : copyAccount(cached);
+    const cached = this.entries.get(key) as Account | undefined;
+    if (cached !== undefined) return copyAccount(cached);
+    if (this.absent.get(key) !== undefined) return undefined;
     const account = await this.trie.getAccount(address);
-    this.entries.set(key, account === undefined ? null : copyAccount(account));
+    if (account === undefined) this.absent.set(key, true);
+    else this.entries.set(key, copyAccount(account));
     return account;
+  }
+
+  /**
+   * The account as this view read it, without a read: an Account (the view's own, which callers
+   * must not change), null when the account is absent, undefined when the view has not read it.
+   */
+  known(address: Address): Account | null | undefined {
+    const key = address.toString();
+    return (this.entries.get(key) as Account | undefined) ?? (this.absent.get(key) === undefined ? undefined : null);
   }
 
   /** The code at `address`; the same bytes object for every read, which callers must not change. */
@@ -83,11 +102,19 @@ export class StateView implements StateReader {
   successor(stateRoot: Uint8Array, trie: StateReader, changes: StateChanges): StateView {
     const next = new StateView(stateRoot, trie);
     next.entries = this.entries;
+    next.absent = this.absent;
     next.codes = this.codes;
     this.entries = new Lru(STATE_VIEW_ENTRIES);
+    this.absent = new Lru(STATE_VIEW_ABSENT);
     this.codes = new Lru(STATE_VIEW_CODES);
     for (const [address, account] of changes.accounts) {
-      next.entries.set(address, account === null ? null : copyAccount(account));
+      if (account === null) {
+        next.entries.delete(address);
+        next.absent.set(address, true);
+      } else {
+        next.entries.set(address, copyAccount(account));
+        next.absent.delete(address);
+      }
       next.codes.delete(address);
     }
     for (const key of changes.slots) next.entries.delete(key);
