@@ -5,11 +5,11 @@
  * the right at level i), answers the block's confirmations; rskj's codes for an unknown block and a
  * bad branch; a branch MerkleBranch refuses fails the call.
  */
-import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { merkleBranch } from '../helpers/btc-branch.js';
 
 const require = createRequire(import.meta.url);
 const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
@@ -31,44 +31,6 @@ afterAll(async () => {
 });
 
 const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
-const sha256d = (b: Buffer) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
-const display = (b: Buffer) => '0x' + Buffer.from(b).reverse().toString('hex');
-
-/** CPartialMerkleTree with one matched leaf -> rskj MerkleBranch (hashes in display order, path). */
-function merkleBranch(pmtHex: string): { hashes: string[]; path: number } {
-  const b = Buffer.from(pmtHex, 'hex');
-  let o = 0;
-  const total = b.readUInt32LE(o);
-  o += 4;
-  const hashCount = b[o++]!; // fewer than 0xfd in these blocks
-  const hashes = Array.from({ length: hashCount }, (_, i) => b.subarray(o + i * 32, o + i * 32 + 32));
-  o += hashCount * 32;
-  const flagBytes = b[o++]!;
-  const flags = b.subarray(o, o + flagBytes);
-  const width = (h: number) => (total + (1 << h) - 1) >> h;
-  let height = 0;
-  while (width(height) > 1) height++;
-  let bit = 0;
-  let used = 0;
-  const siblings: Buffer[] = [];
-  let path = 0;
-  const walk = (h: number, pos: number): { hash: Buffer; matched: boolean } => {
-    const flag = ((flags[bit >> 3]! >> (bit & 7)) & 1) === 1;
-    bit++;
-    if (h === 0 || !flag) return { hash: hashes[used++]!, matched: flag };
-    const left = walk(h - 1, pos * 2);
-    const right = pos * 2 + 1 < width(h - 1) ? walk(h - 1, pos * 2 + 1) : { hash: left.hash, matched: false };
-    if (left.matched) siblings.push(right.hash);
-    else if (right.matched) {
-      path |= 1 << siblings.length;
-      siblings.push(left.hash);
-    }
-    return { hash: sha256d(Buffer.concat([left.hash, right.hash])), matched: left.matched || right.matched };
-  };
-  walk(height, 0);
-  return { hashes: siblings.map(display), path };
-}
-
 describe('getBtcTransactionConfirmations against the local Bitcoin chain', () => {
   let txid: string;
   let blockHash: string;

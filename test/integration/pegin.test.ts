@@ -12,6 +12,7 @@ import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadVal
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { Script, Transaction, p2pkh, p2sh, p2wpkh } from '@scure/btc-signer';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
+import { merkleBranch } from '../helpers/btc-branch.js';
 import { runCli } from '../helpers/cli.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
@@ -151,6 +152,23 @@ describe('peg-in registered by the node federation', () => {
     await sendPegIn(url, priv, 'sh-wpkh', amount);
     await call(url, 'btc_mine', [3]);
     expect(await provider.getBalance(rskAddressOf(priv))).toBe(amount * WEI_PER_SATOSHI);
+  });
+
+  it("getBtcTransactionConfirmations proves a segwit tx by its wtxid once the block's coinbase is registered (rskj isBlockMerkleRootValid, RSKIP143)", async () => {
+    const { url, bridge } = await setup();
+    const txid = await sendPegIn(url, key('wtxid-branch'), 'sh-wpkh', 1_000_000n);
+    await call(url, 'btc_mine', [1]);
+    const tx = await call(url, 'btc_getTransaction', [txid]);
+    expect(tx.wtxid).not.toBe(tx.txid);
+    const proof = await call(url, 'btc_getPartialMerkleTree', [txid, true]);
+    const branch = merkleBranch(proof.pmt);
+    const ask = () => bridge.getBtcTransactionConfirmations!('0x' + tx.wtxid, '0x' + proof.blockhash, branch.path, branch.hashes);
+    // The wtxid's branch reduces to the witness root, not the header's: unproven until the coinbase
+    // is registered, which the node's federation does with the peg-in at 3 confirmations.
+    expect(await ask()).toBe(-5n);
+    await call(url, 'btc_mine', [2]);
+    expect(await bridge.hasBtcBlockCoinbaseTransactionInformation!('0x' + proof.blockhash)).toBe(true);
+    expect(await ask()).toBe(3n);
   });
 
   it('a native P2WPKH sender without RSKT is rejected and unrefundable (undetermined sender), nothing credited', async () => {

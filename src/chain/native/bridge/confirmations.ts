@@ -49,7 +49,11 @@ function combine(left: Uint8Array, right: Uint8Array): Uint8Array {
  * The confirmations of the block when the branch proves the transaction in it, else rskj's code;
  * undefined where rskj throws (a branch MerkleBranch refuses), which fails the call.
  */
-export function btcTransactionConfirmations(args: AbiValue[], btc: BridgeBtcSource): bigint | undefined {
+export async function btcTransactionConfirmations(
+  args: AbiValue[],
+  btc: BridgeBtcSource,
+  witnessRootOf: (blockHash: Uint8Array) => Promise<Uint8Array | undefined>,
+): Promise<bigint | undefined> {
   const [txHash, blockHash, pathWord, hashes] = args as [Uint8Array, Uint8Array, bigint, Uint8Array[]];
   const path = javaInt(pathWord);
   if (hashes.length > MAX_BRANCH_HASHES || significantBits(path) > hashes.length) return undefined;
@@ -61,8 +65,12 @@ export function btcTransactionConfirmations(args: AbiValue[], btc: BridgeBtcSour
   hashes.forEach((hash, i) => {
     current = ((path >> i) & 1) === 1 ? combine(hash, current) : combine(current, hash);
   });
-  const merkleRoot = reversed(block.header.subarray(36, 68));
-  // No coinbase information is ever registered (RSKIP143), so only the header's root proves.
-  if (!merkleRoot.every((b, i) => b === current[i])) return CONFIRMATIONS_INVALID_MERKLE_BRANCH;
+  // BridgeSupport.isBlockMerkleRootValid: the header's root, or (RSKIP143) the witness root that
+  // registerBtcCoinbaseTransaction recorded for the block, which proves a segwit tx by its wtxid.
+  const proves = (root: Uint8Array | undefined) => root !== undefined && root.length === 32 && root.every((b, i) => b === current[i]);
+  if (!proves(reversed(block.header.subarray(36, 68)))) {
+    const witnessRoot = await witnessRootOf(block.hash); // internal order
+    if (!proves(witnessRoot && reversed(witnessRoot))) return CONFIRMATIONS_INVALID_MERKLE_BRANCH;
+  }
   return BigInt(btc.tip.height - block.height + 1);
 }

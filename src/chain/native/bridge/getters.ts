@@ -15,6 +15,8 @@ import { javaInt } from '../../base/bytes.js';
 import { reversed } from '../../bitcoin/encoding.js';
 import type { BtcBlock } from '../../btc-chain/block.js';
 import { btcTransactionConfirmations } from './confirmations.js';
+import { coinbaseWitnessRoot } from './processed.js';
+import type { BridgeStorage } from './storage.js';
 
 /** The active federation: the genesis one, since no federation change is emulated. */
 export function activeFederation(): Federation {
@@ -60,7 +62,8 @@ function headerOf(block: BtcBlock | undefined): Uint8Array {
   return block === undefined ? new Uint8Array(0) : block.header;
 }
 
-type Getter = (args: AbiValue[], btc: BridgeBtcSource) => AbiValue[] | undefined;
+/** A read method: its arguments, the Bitcoin chain the Bridge follows and the Bridge's storage (read only). */
+type Getter = (args: AbiValue[], btc: BridgeBtcSource, storage: BridgeStorage) => AbiValue[] | undefined | Promise<AbiValue[] | undefined>;
 
 export const GETTERS: Record<string, Getter> = {
   getFederationAddress: () => [activeFederation().address],
@@ -99,8 +102,8 @@ export const GETTERS: Record<string, Getter> = {
     const block = storedBlock(btc, hash as Uint8Array);
     return [headerOf(block && btc.blockByHash(block.header.subarray(4, 36)))];
   },
-  getBtcTransactionConfirmations: (args, btc) => {
-    const answer = btcTransactionConfirmations(args, btc);
+  getBtcTransactionConfirmations: async (args, btc, storage) => {
+    const answer = await btcTransactionConfirmations(args, btc, (blockHash) => coinbaseWitnessRoot(storage, blockHash));
     return answer === undefined ? undefined : [answer];
   },
   getActivePowpegRedeemScript: () => [activeFederation().redeemScript],

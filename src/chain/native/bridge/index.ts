@@ -125,7 +125,7 @@ export async function callBridge(call: NativeCall): Promise<NativeResult> {
   switch (behaviour.kind) {
     case 'read': {
       if (call.remote !== undefined) return remoteRead(call, call.remote, requiredGas);
-      const values = GETTERS[method.name]!(args, btc);
+      const values = await GETTERS[method.name]!(args, btc, new BridgeStorage(call.state));
       return values === undefined ? fail(call, requiredGas) : ok(method, values, requiredGas);
     }
     case 'unauthorised-code':
