@@ -64,7 +64,7 @@ const levelAsEsm = {
 /**
  * Whitespace and syntax are minified (names are kept, so stack traces still name functions): V8
  * compiles every chunk loaded at start-up, and a smaller source cut about 10 ms of CPU from a cold
- * start (docs/pending/start-rss.md).
+ * start (docs/performance.md, "Cold start and the young generation cap").
  */
 const MINIFY = { minifyWhitespace: true, minifySyntax: true };
 /** CommonJS modules inside the bundle call require(): give each ESM chunk one. */

@@ -3,7 +3,7 @@
  * CPU per empty block mined in bulk (hardhat_mine of N blocks, R times, through the in-process
  * provider; `--snapshot` mines with an evm_snapshot live, as after Hardhat's loadFixture). Medians of process CPU time over the rounds: the machine is shared, so wall time is
  * printed but not to be trusted. `--cpu-prof` writes a V8 CPU profile of all rounds to /tmp.
- * Numbers for docs/pending/block-production.md; never part of `npm test`.
+ * Numbers for docs/performance.md ("One batch per chunk of empty blocks"); never part of `npm test`.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

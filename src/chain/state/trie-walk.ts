@@ -3,7 +3,7 @@
  * over decoded nodes kept in memory. Through MerkleStateManager a miss costs, per trie level, a
  * CheckpointDB and a StateDb lookup behind two awaits and an RLP decode of the node, and a slot
  * read walks the owner's account path a second time: a never-seen address (eth_getBalance or an
- * ERC20 balanceOf of a new holder) spent a fifth of the server's CPU there (docs/pending/read-path.md).
+ * ERC20 balanceOf of a new holder) spent a fifth of the server's CPU there (docs/performance.md, "Reads: the head trie walk").
  * Here a node's decoded form is kept by its hash, so the upper levels every walk shares are map
  * lookups, and a walk awaits only for a node not decoded yet.
  *
