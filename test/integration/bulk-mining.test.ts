@@ -28,7 +28,7 @@ afterEach(async () => {
 async function start(dataDir: string): Promise<{ url: string; provider: JsonRpcProvider; node: TestNode }> {
   const node = await startTestNode({ inMemory: false, dataDir });
   nodes.push(node);
-  return { url: node.testnetUrl, provider: new JsonRpcProvider(node.testnetUrl, undefined, { staticNetwork: true, batchMaxCount: 1 }), node };
+  return { url: node.testnetUrl, provider: new JsonRpcProvider(node.testnetUrl, undefined, { staticNetwork: true, batchMaxCount: 1, cacheTimeout: -1 }), node };
 }
 
 async function dataDir(): Promise<string> {

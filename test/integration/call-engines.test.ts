@@ -25,7 +25,7 @@ const { Interpreter } = (await import(pathToFileURL(interpreterFile).href)) as {
 describe('call engines', () => {
   it('calls at latest, older blocks and pending see their own state; EVMs are reused across heads', async () => {
     const t = await start();
-    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
     const wallet = new Wallet(COW.privateKey, provider);
     const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(10n ** 24n, { type: 0 });
     await deployed.waitForDeployment();
@@ -71,7 +71,7 @@ describe('call engines', () => {
       const analyse = vi.spyOn(Interpreter.prototype, '_getValidJumpDestinations');
       try {
         const t = await start(dataDir === undefined ? {} : { inMemory: false, dataDir });
-        const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+        const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
         const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, new Wallet(COW.privateKey, provider)).deploy(10n ** 24n, { type: 0 });
         await deployed.waitForDeployment();
         const data = token.encodeFunctionData('balanceOf', [COW.address]);

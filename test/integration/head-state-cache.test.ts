@@ -21,7 +21,7 @@ const HOLDER = '0x00000000000000000000000000000000000c0ffe';
 const OTHER = '0x000000000000000000000000000000000000beef';
 
 async function deployToken(t: TestNode): Promise<string> {
-  const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+  const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const factory = new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, new Wallet(COW.privateKey, provider));
   const deployed = await factory.deploy(10n ** 24n, { type: 0 });
   await deployed.waitForDeployment();
@@ -160,7 +160,7 @@ describe('the view carried from block to block', () => {
     const url = t.testnetUrl;
     const chain = t.node.chains.testnet;
     const tokenAddress = await deployToken(t);
-    const reverter = await new ContractFactory(contracts.Reverter.abi, contracts.Reverter.bytecode, new Wallet(COW.privateKey, new JsonRpcProvider(url, undefined, { staticNetwork: true }))).deploy({ type: 0 });
+    const reverter = await new ContractFactory(contracts.Reverter.abi, contracts.Reverter.bytecode, new Wallet(COW.privateKey, new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 }))).deploy({ type: 0 });
     await reverter.waitForDeployment();
     const addresses = [COW.address, HOLDER, OTHER, tokenAddress, await reverter.getAddress(), MINER_ACCOUNT.address, '0x0000000000000000000000000000000000000000', '0x0000000000000000000000000000000001000008'];
     const balanceSlot = (holder: string) => keccak256(zeroPadValue(holder, 32) + zeroPadValue('0x03', 32).slice(2));

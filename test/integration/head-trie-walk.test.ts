@@ -30,7 +30,7 @@ describe('reads at latest of never-seen accounts and slots (walking decoded trie
     dirs.push(dataDir);
     const t = await start({ inMemory: false, dataDir });
     const url = t.testnetUrl;
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, cacheTimeout: -1 });
     const factory = new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, new Wallet(COW.privateKey, provider));
     const deployed = await factory.deploy(10n ** 24n, { type: 0 });
     await deployed.waitForDeployment();
