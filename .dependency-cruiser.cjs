@@ -23,6 +23,8 @@ const TIERS = [
   ['mining', 'tracing'],
   ['merged-mining'],
   ['dump'],
+  // federation: the node's PowPeg (the duties that send the federators' transactions), above what it drives.
+  ['federation'],
 ];
 
 const tierRules = TIERS.flatMap((folders, tier) => {

@@ -9,7 +9,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP, createAddressFromString, equalsBytes, Address as EthAddress } from '@ethereumjs/util';
+import { KECCAK256_RLP, createAddressFromString, Address as EthAddress } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
@@ -47,9 +47,7 @@ import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import { BtcChain } from './btc-chain/btc-chain.js';
 import { BtcSide } from './btc.js';
-import { FederationDutyRunner } from './federation-duty.js';
-import { pegoutDuty } from './pegout-duty.js';
-import { PEGIN_DUTY } from './pegin-duty.js';
+import { federationTxGas, hasBridgeLog, nodeFederation } from './federation/node-federation.js';
 import { FEDERATORS } from './keys/federators.js';
 import { BridgeStorage } from './native/bridge/storage.js';
 import { BRIDGE_ADDRESS } from './base/addresses.js';
@@ -191,8 +189,8 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
-    const federation = new FederationDutyRunner(
-      [...(options.autoPegin === false ? [] : [PEGIN_DUTY]), ...(options.autoPegout === false ? [] : [pegoutDuty()])],
+    const federation = nodeFederation(
+      options,
       {
         btc,
         bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
@@ -204,7 +202,7 @@ export class Chain {
         submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
         mineBtc: async (count) => void (await this.btc.mine(count)),
       },
-      (duty, err) => (options.onBackgroundError ?? (() => undefined))(new Error(`federation duty "${duty}" failed: ${(err as Error).message}`, { cause: err })),
+      options.onBackgroundError ?? (() => undefined),
     );
     this.btc = new BtcSide(this.parts, async (blocks) => {
       await federation.run({ kind: 'btcBlocks', blocks });
@@ -213,7 +211,7 @@ export class Chain {
     });
     // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
     this.events.on('block', (_block, { receipts }) => {
-      const bridgeLogs = receipts.some((r) => r.logs.some((l) => equalsBytes(l.address, BRIDGE.bytes)));
+      const bridgeLogs = hasBridgeLog(receipts);
       this.federationRuns = this.federationRuns.then(() =>
         this.federationRunContext.run(true, () => federation.run({ kind: 'rskBlock', bridgeLogs })),
       );
@@ -619,11 +617,3 @@ async function loadHeadBlock(store: ChainStore, execution: Execution, options: C
 
 const BRIDGE = new EthAddress(BRIDGE_ADDRESS);
 
-/**
- * The gas limit of a federation transaction to the Bridge: 100,000 covers the intrinsic 21,000
- * and the largest fixed method cost (22,000), and 20 per byte covers calldata (16) plus the
- * Bridge's data cost (2). The federator pays only what is used.
- */
-function federationTxGas(data: Uint8Array): bigint {
-  return 100_000n + 20n * BigInt(data.length);
-}

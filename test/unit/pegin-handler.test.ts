@@ -19,7 +19,7 @@ import { readWaitingForConfirmations } from '../../src/chain/native/bridge/pegou
 import { RawTx, OutScript } from '@scure/btc-signer';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { coinbaseInformationKey, processedHeight } from '../../src/chain/native/bridge/processed.js';
-import { coinbaseRegistration, pegInRegistration } from '../../src/chain/pegin-duty.js';
+import { coinbaseRegistration, pegInRegistration } from '../../src/chain/federation/pegin-duty.js';
 import type { NativeBtcChain, NativeCall } from '../../src/chain/native/types.js';
 import { selector } from '../../src/chain/native/abi.js';
 

@@ -9,10 +9,10 @@
  * what reached its confirmations); 'rskBlock' after each RSK block (the peg-out duty,
  * pegout-duty.ts: updateCollections, addSignature, the release on the Bitcoin chain).
  */
-import type { BtcBlock } from './btc-chain/block.js';
-import type { BtcChain } from './btc-chain/btc-chain.js';
-import type { BridgeStorage } from './native/bridge/storage.js';
-import type { NodeAccount } from './keys/accounts.js';
+import type { BtcBlock } from '../btc-chain/block.js';
+import type { BtcChain } from '../btc-chain/btc-chain.js';
+import type { BridgeStorage } from '../native/bridge/storage.js';
+import type { NodeAccount } from '../keys/accounts.js';
 
 export type FederationTrigger =
   | { kind: 'btcBlocks'; blocks: readonly BtcBlock[] }

@@ -1,5 +1,5 @@
 /**
- * The federation's peg-out duty (federation-duty.ts), what a PowPeg node's release client does,
+ * The federation's peg-out duty (runner.ts), what a PowPeg node's release client does,
  * step by step from the Bridge's storage at the chain's head:
  *   1. a batch waiting for signatures: two federators sign it (addSignature, 2 of 3); once the
  *      addSignature that releases it is mined, the signed transaction goes into the next Bitcoin
@@ -12,22 +12,22 @@
  * Each step is one run of the loop; a step that changes nothing stops it.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import type { FederationDuty, FederationDutyContext } from './federation-duty.js';
-import { FEDERATORS } from './keys/federators.js';
-import { encodeAbi, selector } from './native/abi.js';
-import { PEGOUT_RSK_CONFIRMATIONS } from './native/bridge/constants.js';
-import { activeFederation } from './native/bridge/getters.js';
-import { PEGIN_MINIMUM_CONFIRMATIONS } from './native/bridge/pegin.js';
+import type { FederationDuty, FederationDutyContext } from './runner.js';
+import { FEDERATORS } from '../keys/federators.js';
+import { encodeAbi, selector } from '../native/abi.js';
+import { PEGOUT_RSK_CONFIRMATIONS } from '../native/bridge/constants.js';
+import { activeFederation } from '../native/bridge/getters.js';
+import { PEGIN_MINIMUM_CONFIRMATIONS } from '../native/bridge/pegin.js';
 import {
   readNextPegoutHeight,
   readPegoutQueue,
   readWaitingForConfirmations,
   readWaitingForSignatures,
   type PegoutWaitingForSignatures,
-} from './native/bridge/pegout-store.js';
-import { releaseSighashes, signedReleaseTx } from './native/bridge/release-tx.js';
-import type { BridgeStorage } from './native/bridge/storage.js';
-import { readFederationUtxos } from './native/bridge/utxos.js';
+} from '../native/bridge/pegout-store.js';
+import { releaseSighashes, signedReleaseTx } from '../native/bridge/release-tx.js';
+import type { BridgeStorage } from '../native/bridge/storage.js';
+import { readFederationUtxos } from '../native/bridge/utxos.js';
 
 /** Steps of one run at most: sign, sign, batch, confirm, and the waits between them, with room. */
 const MAX_STEPS = 12;

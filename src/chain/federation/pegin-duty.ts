@@ -1,5 +1,5 @@
 /**
- * The federation's peg-in duty (federation-duty.ts): as a PowPeg node's BtcToRskClient does, once
+ * The federation's peg-in duty (runner.ts): as a PowPeg node's BtcToRskClient does, once
  * a Bitcoin transaction paying the federation has PEGIN_MINIMUM_CONFIRMATIONS, register it with
  * the Bridge: first the block's coinbase when the transaction has a witness (its proof is over the
  * wtxids, against the witness root only the coinbase commits to: registerBtcCoinbaseTransaction),
@@ -8,19 +8,19 @@
  */
 import { equalsBytes } from '@ethereumjs/util';
 import { RawTx } from '@scure/btc-signer';
-import type { BtcBlock } from './btc-chain/block.js';
-import { witnessRoot } from './btc-chain/block.js';
-import type { BtcChain } from './btc-chain/btc-chain.js';
-import { partialMerkleTree } from './btc-chain/merkle.js';
-import type { BtcTransaction } from './btc-chain/transaction.js';
-import { encodeAbi, selector, type AbiType, type AbiValue } from './native/abi.js';
-import { federationOutputScript } from './native/bridge/federation.js';
-import { activeFederation } from './native/bridge/getters.js';
-import { PEGIN_MINIMUM_CONFIRMATIONS } from './native/bridge/pegin.js';
-import { coinbaseWitnessRoot, processedHeight } from './native/bridge/processed.js';
-import type { BridgeStorage } from './native/bridge/storage.js';
-import type { FederationDuty, FederationDutyContext, FederationTrigger } from './federation-duty.js';
-import { reversed } from './bitcoin/encoding.js';
+import type { BtcBlock } from '../btc-chain/block.js';
+import { witnessRoot } from '../btc-chain/block.js';
+import type { BtcChain } from '../btc-chain/btc-chain.js';
+import { partialMerkleTree } from '../btc-chain/merkle.js';
+import type { BtcTransaction } from '../btc-chain/transaction.js';
+import { encodeAbi, selector, type AbiType, type AbiValue } from '../native/abi.js';
+import { federationOutputScript } from '../native/bridge/federation.js';
+import { activeFederation } from '../native/bridge/getters.js';
+import { PEGIN_MINIMUM_CONFIRMATIONS } from '../native/bridge/pegin.js';
+import { coinbaseWitnessRoot, processedHeight } from '../native/bridge/processed.js';
+import type { BridgeStorage } from '../native/bridge/storage.js';
+import type { FederationDuty, FederationDutyContext, FederationTrigger } from './runner.js';
+import { reversed } from '../bitcoin/encoding.js';
 
 /** BIP141: the coinbase's witness reserved value, which the node's miner sets to 32 zero bytes (block.ts). */
 const WITNESS_RESERVED_VALUE = new Uint8Array(32);
