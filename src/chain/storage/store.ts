@@ -6,7 +6,6 @@
  * chunk of blocks in one such batch instead (openChunk/closeChunk): a crash loses the chunk's blocks
  * or none, and the head on disk always has its state, receipts and indexes.
  */
-import { bytesToHex } from '@ethereumjs/util';
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
 import { type ContractCreation, type HistoryPage, type IndexKv, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
@@ -222,7 +221,8 @@ export class ChainStore {
 
   async getTxLocation(hash: Uint8Array): Promise<TxLocation | undefined> {
     if (this.loading !== undefined) await this.loading;
-    const recent = this.txLocations.get(bytesToHex(hash)) ?? this.chunk?.txs.get(hex(hash));
+    const key = hex(hash);
+    const recent = this.txLocations.get(key) ?? this.chunk?.txs.get(key);
     if (recent !== undefined) return recent;
     const bytes = await this.kv.get(txLocationKey(hash));
     if (bytes === undefined) return undefined;
@@ -282,7 +282,7 @@ export class ChainStore {
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
     this.logs.set(number, blockLogs(receipts));
-    block.transactions.forEach((tx, index) => this.txLocations.set(bytesToHex(tx.hash), { blockNumber: number, index }));
+    block.transactions.forEach((tx, index) => this.txLocations.set(hex(tx.hash), { blockNumber: number, index }));
   }
 
   /**
@@ -602,7 +602,7 @@ export class ChainStore {
       this.blocks.delete(block.header.number);
       this.receipts.delete(block.header.number);
       this.logs.delete(block.header.number);
-      for (const tx of block.transactions) this.txLocations.delete(bytesToHex(tx.hash));
+      for (const tx of block.transactions) this.txLocations.delete(hex(tx.hash));
     }
     return removed;
   }
