@@ -1,8 +1,9 @@
 /**
- * The dashboard's pages under /dashboard: small HTML shells filled in by one vanilla client script
- * (static/app.js) that talks to the JSON API under /api. Every value that comes from the API is
- * put into the page with textContent, never parsed as HTML. Pages that need an account redirect
- * to the login page when there is no live session, so a signed-out visit makes no failing request.
+ * The dashboard's pages under /dashboard: small HTML shells filled in by vanilla client scripts
+ * (static/dashboard-shared.js, app.js, and key-page.js on a key's page) that talk to the JSON API
+ * under /api. Every value that comes from the API is put into the page with textContent, never
+ * parsed as HTML. Pages that need an account redirect to the login page when there is no live
+ * session, so a signed-out visit makes no failing request.
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { USAGE_DAYS, sessionToken } from './api.js';
@@ -14,6 +15,12 @@ import { codePath } from '../package-paths.js';
 
 /** src/gateway/static, or its copy in dist/ (scripts/copy-static.mjs), which the bundle in dist/bin/ uses too. */
 const STATIC_DIR = codePath('gateway', 'static');
+
+/** The scripts every page loads, in the order they run (defer keeps document order): the shared helpers first. */
+const SCRIPTS = ['dashboard-shared.js', 'app.js'];
+
+/** A page's own script, loaded after SCRIPTS. */
+const PAGE_SCRIPTS: Record<string, string> = { key: 'key-page.js' };
 
 /** Everything the pages load comes from this origin; nothing inline, nothing external. */
 export const PAGE_HEADERS = {
@@ -60,6 +67,10 @@ function layout(title: string, pageName: string, main: string, account: boolean)
   const nav = account
     ? `<nav class="account"><span id="user-email" class="muted"></span><button type="button" id="logout" class="link">Log out</button></nav>`
     : '';
+  const own = PAGE_SCRIPTS[pageName];
+  const scripts = [...SCRIPTS, ...(own === undefined ? [] : [own])]
+    .map((file) => `<script src="/dashboard/${file}" defer></script>`)
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -68,7 +79,7 @@ function layout(title: string, pageName: string, main: string, account: boolean)
 <title>${title} · rsk-devnode</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/style.css">
-<script src="/dashboard/app.js" defer></script>
+${scripts}
 </head>
 <body data-page="${pageName}" data-max-keys="${MAX_KEYS_PER_USER}">
 <header class="top">

@@ -115,7 +115,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect(await wsCall(`${node.url.replace('http://', 'ws://')}`, 'eth_blockNumber')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
   });
 
-  it('serves the dashboard login page with its stylesheet and script from the packaged static files', async () => {
+  it('serves the dashboard login page with its stylesheet and scripts from the packaged static files', async () => {
     const node = await startBin(['--in-memory']);
     const base = new URL(node.url).origin;
     const login = await fetch(`${base}/dashboard/login`);
@@ -124,7 +124,8 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     const html = await login.text();
     expect(html).toContain('<link rel="stylesheet" href="/dashboard/style.css">');
 
-    for (const [file, type] of [['style.css', /^text\/css/], ['app.js', /javascript/]] as const) {
+    const files = [['style.css', /^text\/css/], ['dashboard-shared.js', /javascript/], ['app.js', /javascript/], ['key-page.js', /javascript/]] as const;
+    for (const [file, type] of files) {
       const res = await fetch(`${base}/dashboard/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type'), file).toMatch(type);
