@@ -1,8 +1,9 @@
 /**
- * The explorer for demos under /explorer: one HTML shell per page kind, filled in by one vanilla
- * client script (gateway/static/explorer.js) that reads the chain through the node's own JSON-RPC
- * at /explorer/rpc/<network>. That endpoint takes only the read-only methods the pages use, so a
- * page can never change the chain. Nothing is loaded from elsewhere (the machine may be offline).
+ * The explorer for demos under /explorer: one HTML shell per page kind, filled in by vanilla client
+ * scripts (gateway/static/explorer-*.js: shared helpers, a script per view, explorer.js routing) that
+ * read the chain through the node's own JSON-RPC at /explorer/rpc/<network>. That endpoint takes
+ * only the read-only methods the pages use, so a page can never change the chain. Nothing is
+ * loaded from elsewhere (the machine may be offline).
  *
  * Access: the operator's own machine needs no login, so the explorer answers only requests from a
  * loopback address, and never on a --hosted node (a hosted endpoint has no operator pages). The
@@ -17,8 +18,14 @@ import { nativeAbiTable } from './native-abis.js';
 import { PAGE_HEADERS } from '../gateway/pages.js';
 import { explorerRefusal } from './explorer-socket.js';
 
-/** src/gateway/static (or its copy in dist/): the dashboard's folder holds the explorer's two files too. */
+/** src/gateway/static (or its copy in dist/): the dashboard's folder holds the explorer's files too. */
 const STATIC_DIR = codePath('gateway', 'static');
+
+/**
+ * The explorer's scripts in the order they run (defer keeps document order): the shared helpers
+ * first, then the views that register in them, then explorer.js, which routes to a view.
+ */
+const SCRIPTS = ['explorer-shared.js', 'explorer-home.js', 'explorer-block.js', 'explorer-tx.js', 'explorer-address.js', 'explorer.js'];
 
 /** A page's batch of reads is a few kilobytes; 64 KiB leaves room without taking large bodies. */
 const MAX_RPC_BODY = '64kb';
@@ -59,7 +66,7 @@ export function createExplorerRouter(options: ExplorerOptions): Router {
     res.status(403).set(PAGE_HEADERS).type('text').send(refusal);
   });
 
-  router.get(['/explorer.js', '/explorer.css'], (req, res) => {
+  router.get([...SCRIPTS, 'explorer.css'].map((file) => `/${file}`), (req, res) => {
     res.set({ 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' }).sendFile(req.path.slice(1), { root: STATIC_DIR });
   });
 
@@ -136,7 +143,7 @@ function refuseMethods(body: string): unknown {
   return undefined;
 }
 
-/** The one page shell; explorer.js reads the path and fills <main>. */
+/** The one page shell; explorer.js reads the path and fills <main> with its view. */
 function shell(): string {
   return `<!doctype html>
 <html lang="en">
@@ -147,7 +154,7 @@ function shell(): string {
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/dashboard/style.css">
 <link rel="stylesheet" href="/explorer/explorer.css">
-<script src="/explorer/explorer.js" defer></script>
+${SCRIPTS.map((file) => `<script src="/explorer/${file}" defer></script>`).join('\n')}
 </head>
 <body data-page="explorer">
 <header class="top">

@@ -21,7 +21,7 @@ const LONG_CHAIN = 100_000;
 const SHORT_CHAIN = 1_000;
 /** Transfers to the contract: with its creation, 61 rows, so three pages of 25, 25 and 11. */
 const TRANSFERS = 60;
-/** explorer.js PAGE_SIZE. */
+/** explorer-address.js PAGE_SIZE. */
 const PAGE_SIZE = 25;
 /** Init code returning the one-byte runtime STOP: a contract that takes any call and value. */
 const STOP_CONTRACT_INIT = '0x600060005360016000f3';
