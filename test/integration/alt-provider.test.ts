@@ -9,13 +9,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchRequest, JsonRpcProvider, Network, Wallet, WebSocketProvider } from 'ethers';
+import { FetchRequest, Network, Wallet, WebSocketProvider } from 'ethers';
 import { type CryptoKey, SignJWT, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { createPublicClient, http } from 'viem';
 import WebSocket from 'ws';
 import { createNode } from '../../src/index.js';
 import { DashboardUser, type KeyView } from '../helpers/dashboard-user.js';
 import { COW, TESTNET_KEY, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const GATE_CODE = -32001;
 const ALLOWED = '0x1000000000000000000000000000000000000001';
@@ -84,7 +85,7 @@ describe('/v2/<KEY> addresses', () => {
     expect(testnet.v2Url).toBe(`${t.baseUrl}/v2/${testnet.key}`);
     expect(testnet.url).toBe(`${t.baseUrl}/${testnet.key}`);
 
-    const ethers = new JsonRpcProvider(testnet.v2Url, undefined, { staticNetwork: true });
+    const ethers = uncachedProvider(testnet.v2Url, undefined, { staticNetwork: true });
     expect((await ethers.getNetwork()).chainId).toBe(31n);
     const viem = createPublicClient({ transport: http(mainnet.v2Url) });
     expect(await viem.getChainId()).toBe(30);
@@ -174,7 +175,7 @@ describe('allow lists enforced on HTTP', () => {
 
   it('methods: a call outside the list gets 403 naming the rule; a batch is refused whole and runs nothing', async () => {
     await user.setAllowlist(key, { methods: ['eth_blockNumber', 'evm_mine', 'eth_chainId'] });
-    const provider = new JsonRpcProvider(key.v2Url, TESTNET, { staticNetwork: true });
+    const provider = uncachedProvider(key.v2Url, TESTNET, { staticNetwork: true });
     const height = await provider.getBlockNumber();
     const refused = await post(key.v2Url, call('eth_getBalance', [COW.address, 'latest'], 'abc'));
     expect(refused).toEqual({
@@ -234,7 +235,7 @@ describe('allow lists enforced on HTTP', () => {
 
   it('contracts: eth_call, eth_estimateGas, eth_sendRawTransaction, eth_getLogs and eth_newFilter must name listed addresses', async () => {
     await user.setAllowlist(key, { contracts: [ALLOWED] });
-    const provider = new JsonRpcProvider(key.v2Url, TESTNET, { staticNetwork: true });
+    const provider = uncachedProvider(key.v2Url, TESTNET, { staticNetwork: true });
     expect(await provider.call({ to: ALLOWED, data: '0x' })).toBe('0x');
     expect(await provider.estimateGas({ from: COW.address, to: ALLOWED })).toBe(21000n);
     expect(await provider.getLogs({ address: ALLOWED, fromBlock: 0 })).toEqual([]);
@@ -381,7 +382,7 @@ describe('JWT keys', () => {
     expect(await viem(await token(rsa)).getChainId()).toBe(31);
     const request = new FetchRequest(key.v2Url);
     request.setHeader('authorization', `Bearer ${await token(rsa)}`);
-    expect(await new JsonRpcProvider(request, TESTNET, { staticNetwork: true }).getBlockNumber()).toBeGreaterThanOrEqual(0);
+    expect(await uncachedProvider(request, TESTNET, { staticNetwork: true }).getBlockNumber()).toBeGreaterThanOrEqual(0);
 
     const cases = await refusedTokens();
     for (const [headers, reason, message] of cases) {

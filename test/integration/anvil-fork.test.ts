@@ -7,9 +7,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
+import { AbiCoder, Contract, ContractFactory, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const ANVIL = resolve('node_modules/.bin/anvil');
 const INITIAL_SUPPLY = 777_000n * 10n ** 18n;
@@ -42,7 +43,7 @@ function startAnvil(forkUrl: string, block: number): Promise<string> {
 
 beforeAll(async () => {
   t = await startTestNode();
-  const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+  const provider = uncachedProvider(t.testnetUrl, undefined, { staticNetwork: true });
   const wallet = new Wallet(COW.privateKey, provider);
   const factory = new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet);
   // Explicit nonces: ethers answers a repeated getTransactionCount within 250 ms from its cache.

@@ -3,9 +3,9 @@
  * goes through the client that tripped (viem, ethers) as well as raw JSON-RPC where it matters.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JsonRpcProvider } from 'ethers';
 import { createTestClient, defineChain, http } from 'viem';
 import { call, COW, COW1, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 import type { ChainStore } from '../../src/chain/storage/store.js';
 
 const TWO_POW_64 = 2n ** 64n;
@@ -241,7 +241,7 @@ describe("viem's reset sent a forking member without a URL", () => {
 describe('ethers hid the node\'s error for unknown methods behind UNSUPPORTED_OPERATION', () => {
   it('an unknown method reaches ethers as the node\'s "method not found"', async () => {
     const { testnetUrl: url } = await start();
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const provider = uncachedProvider(url, undefined, { staticNetwork: true });
     try {
       const err = await provider.send('eth_nope', []).catch((e: unknown) => e as { code: string; error?: { code: number; message: string } });
       expect(err.code).not.toBe('UNSUPPORTED_OPERATION');

@@ -12,13 +12,13 @@ import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import * as viemChains from 'viem/chains';
 import { Web3 } from 'web3';
 import { launchChromium } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const EMAIL = 'recipes@example.com';
@@ -92,7 +92,7 @@ describe('recipes and usage by method on the key page', () => {
 
     const ethers = ethersArgs(await recipe('ethers'));
     expect(ethers).toEqual({ url: keyUrl, chainId: 31 });
-    const provider = new JsonRpcProvider(ethers.url, ethers.chainId, { staticNetwork: true });
+    const provider = uncachedProvider(ethers.url, ethers.chainId, { staticNetwork: true });
     expect(await provider.getBlockNumber()).toBe(0);
     expect((await provider.send('eth_chainId', [])) as string).toBe('0x1f');
     provider.destroy();
@@ -129,7 +129,7 @@ describe('recipes and usage by method on the key page', () => {
     expect(ethersArgs(await recipe('ethers'))).toEqual({ url: v2Url, chainId: 31 });
     expect(viemArgs(await recipe('viem')).url).toBe(v2Url);
     expect(await recipe('foundry')).toContain(`export RSK_RPC_URL=${v2Url}\n`);
-    const v2Provider = new JsonRpcProvider(ethersArgs(await recipe('ethers')).url, 31, { staticNetwork: true });
+    const v2Provider = uncachedProvider(ethersArgs(await recipe('ethers')).url, 31, { staticNetwork: true });
     expect(await v2Provider.getBlockNumber()).toBe(0);
     v2Provider.destroy();
 

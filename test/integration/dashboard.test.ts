@@ -12,10 +12,11 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { JsonRpcProvider } from 'ethers';
+import type { JsonRpcProvider } from 'ethers';
 import { launchChromium } from '../helpers/browser.js';
 import { fullyOnScreen, lineCounts, measurePageWidth, overlap, shownTexts } from '../helpers/layout.js';
 import { rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DAILY_LIMIT = 50;
@@ -149,7 +150,7 @@ describe('dashboard in chromium', () => {
     expect(testnetKeyUrl).toBe(shown);
     await page.screenshot({ path: `${OUTPUT_DIR}dashboard-key.png`, fullPage: true });
 
-    provider = new JsonRpcProvider(testnetKeyUrl);
+    provider = uncachedProvider(testnetKeyUrl);
     expect((await provider.getNetwork()).chainId).toBe(31n);
     expect(await provider.getBlockNumber()).toBeGreaterThanOrEqual(0);
   });
@@ -162,7 +163,7 @@ describe('dashboard in chromium', () => {
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     await expect.poll(() => page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     const mainnetUrl = await page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
-    const mainnet = new JsonRpcProvider(mainnetUrl);
+    const mainnet = uncachedProvider(mainnetUrl);
     try {
       expect((await mainnet.getNetwork()).chainId).toBe(30n);
       expect(await mainnet.getBlockNumber()).toBeGreaterThanOrEqual(0);

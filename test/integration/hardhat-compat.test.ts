@@ -8,12 +8,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Interface, JsonRpcProvider, Wallet } from 'ethers';
+import { AbiCoder, Interface, Wallet } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, nodesClosedAfterEach, rpc } from '../helpers/node.js';
 import { runCli } from '../helpers/cli.js';
 import { wsCall } from '../helpers/ws.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const start = nodesClosedAfterEach();
 const tempDirs: string[] = [];
@@ -136,7 +137,7 @@ describe('a reverting transaction sent with a fixed gas limit', () => {
   it('under the Hardhat profile eth_sendRawTransaction (ethers Wallet) rejects with the revert reason', async () => {
     const { testnetUrl: url } = await start({ profile: 'hardhat' });
     const address = await deployReverter(url);
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const provider = uncachedProvider(url, undefined, { staticNetwork: true });
     try {
       const wallet = new Wallet(COW1.privateKey, provider);
       const sending = wallet.sendTransaction({ to: address, data: reverter.encodeFunctionData('revertWithReason'), gasLimit: 200_000n });
@@ -163,7 +164,7 @@ const run = promisify(execFile);
 describe('keyless network', () => {
   it('under the Hardhat profile testnet answers at / without a key (ethers, cast), the keyed URLs still work', async () => {
     const t = await start({ profile: 'hardhat' });
-    const provider = new JsonRpcProvider(`${t.baseUrl}/`, undefined, { staticNetwork: true });
+    const provider = uncachedProvider(`${t.baseUrl}/`, undefined, { staticNetwork: true });
     try {
       expect((await provider.getNetwork()).chainId).toBe(31n);
       expect(await provider.getBalance(COW.address)).toBeGreaterThan(0n);

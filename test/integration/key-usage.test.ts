@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { JsonRpcProvider } from 'ethers';
 import { createNode, type DevNode } from '../../src/index.js';
 import { MAX_METHODS_PER_DAY } from '../../src/gateway/key-usage.js';
 import { DashboardUser } from '../helpers/dashboard-user.js';
 import { TESTNET_KEY, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const NOON = Date.UTC(2025, 0, 15, 12, 0, 0);
 const DAY_MS = 86_400_000;
@@ -47,7 +47,7 @@ describe('GET /api/keys/:id/usage', () => {
     expect(empty.methodsPerDay).toBe(MAX_METHODS_PER_DAY);
     expect(empty.days.every((d: any) => d.requests === 0 && d.methods.length === 0)).toBe(true);
 
-    const provider = new JsonRpcProvider(key.url, 31, { staticNetwork: true, batchMaxCount: 1 });
+    const provider = uncachedProvider(key.url, 31, { staticNetwork: true, batchMaxCount: 1 });
     expect(await provider.getBlockNumber()).toBe(0);
     expect(await provider.getBalance('0x0000000000000000000000000000000001000008')).toBeGreaterThanOrEqual(0n);
     provider.destroy();

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonRpcProvider, Signature, Transaction, Wallet, keccak256, toUtf8Bytes, verifyMessage } from 'ethers';
+import { Signature, Transaction, Wallet, keccak256, toUtf8Bytes, verifyMessage } from 'ethers';
 import { COW, COW1, call, rpc, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 const HASH = /^0x[0-9a-f]{64}$/;
@@ -175,7 +176,7 @@ describe('personal_ on an in-memory node (injected clock)', () => {
     expect(dump.status).toBe(400);
     expect(dump.body.error).toEqual({ code: -32602, message: DUMP_LOCKED });
     // ethers sees a client error it can show, not a node failure.
-    const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true });
+    const provider = uncachedProvider(url, undefined, { staticNetwork: true });
     try {
       await expect(provider.send('personal_dumpRawKey', [stranger])).rejects.toMatchObject({ error: { code: -32602, message: DUMP_LOCKED } });
     } finally {

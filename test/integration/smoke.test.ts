@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonRpcProvider, Wallet, parseEther } from 'ethers';
+import { Wallet, parseEther } from 'ethers';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { uncachedProvider } from '../helpers/ethers.js';
 
 let t: TestNode;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ describe('smoke', () => {
   });
 
   it('sends value with ethers', async () => {
-    const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true });
+    const provider = uncachedProvider(t.testnetUrl, undefined, { staticNetwork: true });
     const wallet = new Wallet(COW.privateKey, provider);
     const tx = await wallet.sendTransaction({ to: COW1.address, value: parseEther('1'), type: 0 });
     const receipt = await tx.wait();
