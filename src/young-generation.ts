@@ -3,7 +3,7 @@
  * shebang, `node dist/bin/rsk-devnode.js`, `npx`). Under a stream of transactions V8 doubles each
  * semi-space up to 16 MiB (3 × 16 MiB of young generation), and those pages stay resident: capped
  * at 4 MiB, RSS after 2,000 blocks is about 26 MiB lower for the same write CPU
- * (scripts/profile-rss.ts). The flag that sets the cap, --max-semi-space-size, is read only when the
+ * (scripts/profile/profile-rss.ts). The flag that sets the cap, --max-semi-space-size, is read only when the
  * heap is set up, so `v8.setFlagsFromString` cannot set it later (checked). V8 reads --semi-space-growth-factor at every growth, though: after
  * each collection the semi-space's capacity is looked at, and growth is turned off (factor 1) once it
  * reaches the cap, back on (factor 2) if a memory-reducing collection shrank it below.

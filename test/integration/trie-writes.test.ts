@@ -3,7 +3,7 @@
  * had: the miner updates each trie once per block (DirectPathTrie.update) and no longer stores
  * again the nodes it read inside the block's checkpoint (checkpoint-db.ts). ethereumjs' flush stored
  * every intermediate path of a put per key, a quarter of an ERC20 transfer block's nodes never
- * referenced by any root (scripts/trie-writes-measure.ts).
+ * referenced by any root (scripts/profile/trie-writes-measure.ts).
  */
 import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode } from '@ethereumjs/mpt';
 import { KECCAK256_RLP, ValueEncoding, bytesToHex, createAccountFromRLP, hexToBytes } from '@ethereumjs/util';

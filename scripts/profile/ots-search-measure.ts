@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/ots-search-measure.ts [--blocks N] [--every K] [--data-dir DIR]`: how long
+ * `npx tsx scripts/profile/ots-search-measure.ts [--blocks N] [--every K] [--data-dir DIR]`: how long
  * Otterscan's address page (ots_searchTransactionsBefore/After, 25 a page) takes on an N-block chain
  * (default 100,000) built as: one transfer to a watched address every K blocks (default 100), one
  * transfer to a lone address in block 1, empty blocks (REMASC only) between. Measured through the
@@ -11,8 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import { Wallet } from 'ethers';
-import { createNode } from '../src/index.js';
-import { ChainStore } from '../src/chain/storage/store.js';
+import { createNode } from '../../src/index.js';
+import { ChainStore } from '../../src/chain/storage/store.js';
 
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const GAS_PRICE = 70_000_000n;

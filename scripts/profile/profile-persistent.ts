@@ -1,5 +1,5 @@
 /**
- * `npx tsx --expose-gc scripts/profile-persistent.ts [--in-memory] [--cycles N] [--blocks N] [--cpu-prof PHASE]`:
+ * `npx tsx --expose-gc scripts/profile/profile-persistent.ts [--in-memory] [--cycles N] [--blocks N] [--cpu-prof PHASE]`:
  * the persistent path in one process, through the in-process provider (no HTTP, so the numbers are
  * the chain's own): evm_snapshot + 1 ERC20 transfer + evm_revert cycles, N blocks with one token
  * Transfer each (transactions signed beforehand, sent raw, as scripts/bench does), eth_getLogs over them (warm, then after a restart over the same data directory), and
@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
-import { createNode, type DevNode } from '../src/index.js';
-import { contracts } from '../test/fixtures/contracts.js';
+import { createNode, type DevNode } from '../../src/index.js';
+import { contracts } from '../../test/fixtures/contracts.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/profile-start.ts [--runs N] [--cpu-prof DIR] [--bin PATH]`: cold start of the built bin
+ * `npx tsx scripts/profile/profile-start.ts [--runs N] [--cpu-prof DIR] [--bin PATH]`: cold start of the built bin
  * (dist/bin/rsk-devnode.js, what `npm start` runs once dist/ is current), spawn → first JSON-RPC
  * answer, in three modes: a fresh data directory, the same directory again (existing chains), and
  * --in-memory. Prints the median wall time and the median CPU time of the child up to its first
@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const DEFAULT_BIN = join(import.meta.dirname, '..', 'dist', 'bin', 'rsk-devnode.js');
+const DEFAULT_BIN = join(import.meta.dirname, '..', '..', 'dist', 'bin', 'rsk-devnode.js');
 const API_KEY = 'profilestartkey0001';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;

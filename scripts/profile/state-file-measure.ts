@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/state-file-measure.ts [--blocks N]`: how long a state file of an N-block chain
+ * `npx tsx scripts/profile/state-file-measure.ts [--blocks N]`: how long a state file of an N-block chain
  * (default 10,000 blocks, one token transfer with its log each) takes to write and to load with
  * --load-state, and the loading process's peak RSS, in memory and into a data directory, against a
  * node started without a file. Each load runs in a fresh process so that its peak RSS is its own.
@@ -11,9 +11,9 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
-import { createNode } from '../src/index.js';
-import { dumpStateFile } from '../src/state-files.js';
-import { contracts } from '../test/fixtures/contracts.js';
+import { createNode } from '../../src/index.js';
+import { dumpStateFile } from '../../src/state-files.js';
+import { contracts } from '../../test/fixtures/contracts.js';
 
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const GAS_PRICE = 70_000_000n;
@@ -67,7 +67,7 @@ async function measure(blocks: number): Promise<void> {
     const size = (await stat(file)).size;
 
     const load = (args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'scripts/state-file-measure.ts', ...args], { encoding: 'utf8' })) as { ms: number; cpuMs: number; head: number; peakRssMb: number };
+      JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', import.meta.filename, ...args], { encoding: 'utf8' })) as { ms: number; cpuMs: number; head: number; peakRssMb: number };
     const empty = join(dir, 'empty.json.gz');
     const baselineNode = await createNode({ inMemory: true, logLevel: 'silent' });
     await dumpStateFile(baselineNode.chains, empty);

@@ -1,5 +1,5 @@
 /**
- * `npx tsx --expose-gc scripts/profile-empty-blocks.ts [--in-memory] [--snapshot] [--blocks N] [--rounds R] [--cpu-prof]`:
+ * `npx tsx --expose-gc scripts/profile/profile-empty-blocks.ts [--in-memory] [--snapshot] [--blocks N] [--rounds R] [--cpu-prof]`:
  * CPU per empty block mined in bulk (hardhat_mine of N blocks, R times, through the in-process
  * provider; `--snapshot` mines with an evm_snapshot live, as after Hardhat's loadFixture). Medians of process CPU time over the rounds: the machine is shared, so wall time is
  * printed but not to be trusted. `--cpu-prof` writes a V8 CPU profile of all rounds to /tmp.
@@ -10,7 +10,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createNode } from '../src/index.js';
+import { createNode } from '../../src/index.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/profile-rss.ts [--blocks N] [--in-memory] [-- node flags]`: the resident memory of the built
+ * `npx tsx scripts/profile/profile-rss.ts [--blocks N] [--in-memory] [-- node flags]`: the resident memory of the built
  * bin (dist/bin/rsk-devnode.js, as `npm start` runs it) by phase, read from /proc: started, after N
  * blocks with one ERC20 Transfer each (sent raw over HTTP, one at a time, as scripts/bench does),
  * and after eth_getLogs over them. Numbers for docs/performance.md; never part of `npm test`.
@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet, getCreateAddress } from 'ethers';
-import { contracts } from '../test/fixtures/contracts.js';
+import { contracts } from '../../test/fixtures/contracts.js';
 
-const BIN = join(import.meta.dirname, '..', 'dist', 'bin', 'rsk-devnode.js');
+const BIN = join(import.meta.dirname, '..', '..', 'dist', 'bin', 'rsk-devnode.js');
 const API_KEY = 'profilersskey000001';
 /** A genesis account of the testnet chain (its key is public, as every dev account's). */
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';

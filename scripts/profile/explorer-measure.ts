@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/explorer-measure.ts [--blocks N] [--every K]`: how long the explorer's pages
+ * `npx tsx scripts/profile/explorer-measure.ts [--blocks N] [--every K]`: how long the explorer's pages
  * take to get their data on an N-block chain (default 100,000) built as: one transfer to a watched
  * address every K blocks (default 100), empty blocks (REMASC only) between. Each page's requests
  * are sent over real HTTP to the node's /explorer endpoints exactly as explorer.js sends them (in
@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { Wallet } from 'ethers';
-import { createNode } from '../src/index.js';
+import { createNode } from '../../src/index.js';
 
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const GAS_PRICE = 70_000_000n;

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/trie-writes-measure.ts [--blocks N] [--baseline]`: the state trie nodes each
+ * `npx tsx scripts/profile/trie-writes-measure.ts [--blocks N] [--baseline]`: the state trie nodes each
  * ERC20 transfer block stores, how many of them the block's state root references, and the CPU
  * time (process.cpuUsage: the machine is shared, wall clock is not trusted) per block, all of it
  * and the state manager's commits' (where the tries are written), for the
@@ -14,11 +14,11 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { bytesToHex, createAccountFromRLP } from '@ethereumjs/util';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
-import { createNode } from '../src/index.js';
-import { StateDb } from '../src/chain/storage/state-db.js';
-import { ChangeTrackingStateManager } from '../src/chain/state/tracking-state-manager.js';
-import { DirectPathTrie } from '../src/chain/state/trie.js';
-import { contracts } from '../test/fixtures/contracts.js';
+import { createNode } from '../../src/index.js';
+import { StateDb } from '../../src/chain/storage/state-db.js';
+import { ChangeTrackingStateManager } from '../../src/chain/state/tracking-state-manager.js';
+import { DirectPathTrie } from '../../src/chain/state/trie.js';
+import { contracts } from '../../test/fixtures/contracts.js';
 
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const GAS_PRICE = 70_000_000n;

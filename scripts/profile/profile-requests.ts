@@ -3,11 +3,11 @@
  * whose cores are shared, throughput says more about the neighbours than about us, while the
  * server's own CPU time per answered request (/proc/<pid>/stat) holds steady. Issue 25.
  *
- *   tsx scripts/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address]
- *   tsx scripts/profile-requests.ts call [--new-address] [--connections 32] [--seconds 5]   (ERC20 balanceOf, as the bench's call rows)
- *   tsx scripts/profile-requests.ts send [--count 300]
- *   tsx scripts/profile-requests.ts logs [--count 2000] [--queries 20]   (--count one-Transfer blocks, then eth_getLogs over them, as the bench's getLogs row)
- *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
+ *   tsx scripts/profile/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address]
+ *   tsx scripts/profile/profile-requests.ts call [--new-address] [--connections 32] [--seconds 5]   (ERC20 balanceOf, as the bench's call rows)
+ *   tsx scripts/profile/profile-requests.ts send [--count 300]
+ *   tsx scripts/profile/profile-requests.ts logs [--count 2000] [--queries 20]   (--count one-Transfer blocks, then eth_getLogs over them, as the bench's getLogs row)
+ *   tsx scripts/profile/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
  * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
  * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed),
  * --root DIR (start the node of another checkout, built there: to compare with an older commit);
@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
-import contracts from '../test/fixtures/contracts.json' with { type: 'json' };
+import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
 
 const KEY = 'profile-key';
 /** rskj's regtest account keccak256('cow'), funded on both networks' genesis. */
