@@ -23,19 +23,15 @@ import {
   decodeNumber,
   encodeNumber,
   forkCacheKey,
-  isForkCacheKey,
-  isStateNodeKey,
   hashToNumberKey,
   headKey,
   IRREGULAR_STATE_PREFIX,
   irregularStateMeta,
-  isBtcKey,
   metaKey,
   receiptsKey,
-  stateNodeKey,
-  stateNodeKeyOfHex,
   txLocationKey,
 } from './keys.js';
+import { type ChainRecord, type WholeChainTarget, LOAD_BATCH_OPS, metaRecords, rawBlock, replaceChain, restartChain, stateNodes } from './whole-chain.js';
 
 const EMPTY = new Uint8Array(0);
 
@@ -66,20 +62,14 @@ export const RECENT_LOGS = 5_000;
  */
 const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
 
-/** Records written per batch by a state load: bounded memory however long the chain. */
-const LOAD_BATCH_OPS = 10_000;
-
 /**
  * Meta record marking the address index complete: absent in a data directory made before the
  * index existed, whose blocks ensureAddressIndex then indexes once.
  */
 const ADDRESS_INDEX_META = 'address-index';
 
-/** What a state load writes: a block with its receipts (stored RLP), a state node, a meta record. */
-export type ChainRecord =
-  | { block: Uint8Array; receipts: Uint8Array }
-  | { node: string; value: Uint8Array }
-  | { meta: string; value: Uint8Array };
+/** What a state load writes (whole-chain.ts). */
+export type { ChainRecord } from './whole-chain.js';
 
 /** A block's records: the block, its receipts, the hash, transaction and address indexes and its log postings. */
 function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[] {
@@ -332,126 +322,56 @@ export class ChainStore {
 
   /** A block's and its receipts' records as stored (a state dump copies them as they are). */
   async rawBlock(number: bigint): Promise<{ block: Uint8Array; receipts: Uint8Array } | undefined> {
-    await this.chunkWritten();
-    const [block, receipts] = await this.kv.getMany([blockKey(number), receiptsKey(number)]);
-    return block === undefined || receipts === undefined ? undefined : { block, receipts };
+    return rawBlock(this.wholeChain(), number);
   }
 
   /** Every meta record (name, value), in name order. */
-  async *metaRecords(): AsyncGenerator<[string, Uint8Array]> {
-    await this.chunkWritten();
-    const prefix = metaKey('');
-    const end = Uint8Array.of(prefix[0]! + 1);
-    for await (const [key, value] of this.kv.iterator({ gte: prefix, lt: end })) yield [new TextDecoder().decode(key.subarray(1)), value];
+  metaRecords(): AsyncGenerator<[string, Uint8Array]> {
+    return metaRecords(this.wholeChain());
   }
 
-  /**
-   * Every state trie node (its key as the trie names it, in hex, and its bytes), one at a time:
-   * in key order from LevelDB, in no particular order from memory.
-   */
-  async *stateNodes(): AsyncGenerator<[string, Uint8Array]> {
-    await this.chunkWritten();
-    const prefix = stateNodeKey(EMPTY);
-    const nodes = this.kv instanceof MemoryKv ? this.kv.unordered(prefix[0]!) : this.kv.iterator({ gte: prefix, lt: Uint8Array.of(prefix[0]! + 1) });
-    for await (const [key, value] of nodes) yield [Buffer.from(key.buffer, key.byteOffset + 1, key.length - 1).toString('hex'), value];
+  /** Every state trie node (hex key, bytes): in key order from LevelDB, in no order from memory. */
+  stateNodes(): AsyncGenerator<[string, Uint8Array]> {
+    return stateNodes(this.wholeChain());
   }
 
-  /**
-   * Replaces the whole chain with `records` (a state load, validated beforehand): every block,
-   * receipt, index, state node and state meta record goes; other meta records (the miner's
-   * targets) stay. Blocks are written with their indexes as commitBlock writes them, in batches
-   * of LOAD_BATCH_OPS, and the head pointer last. Reads of blocks, receipts, indexes and state
-   * wait until it and `settle` (given the new head block; it may read meta records only) are done.
-   */
+  /** Replaces the whole chain with a state load's `records` (whole-chain.ts); reads wait for it and `settle`. */
   async replaceChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean, settle: (head: RskBlock) => Promise<void>): Promise<void> {
-    let done!: () => void;
-    this.loading = new Promise((resolve) => (done = resolve));
-    this.stateDb.holdReadsUntil(this.loading);
-    try {
-      const head = await this.writeChain(records, stateMeta);
-      this.blocks.clear();
-      this.receipts.clear();
-      this.logs.clear();
-      this.txLocations.clear();
-      this.stateDb.clearCache();
-      await settle(head);
-    } finally {
-      this.loading = undefined;
-      this.stateDb.holdReadsUntil(undefined);
-      done();
-    }
+    await replaceChain(this.wholeChain(), records, stateMeta, settle);
   }
 
-  /**
-   * Starts the chain over from a block `build` commits (a fork moved to another remote block,
-   * hardhat_reset with `forking`): every block, receipt, index and state meta record goes, the
-   * state nodes stay (content-addressed: the new state shares what it can, and reads of the old
-   * head stay whole until the new head is settled), the fork cache and other meta records too.
-   * Reads of blocks, receipts and indexes wait until `build` and `settle` are done.
-   */
+  /** Starts the chain over from the block `build` commits, state nodes kept (whole-chain.ts); reads wait for it and `settle`. */
   async restartChain(stateMeta: (name: string) => boolean, build: () => Promise<RskBlock>, settle: (head: RskBlock) => Promise<void>): Promise<void> {
-    let done!: () => void;
-    this.loading = new Promise((resolve) => (done = resolve));
-    try {
-      this.stateDb.discardPending();
-      this.revertedNodes.setTracking(false);
-      const metaPrefix = metaKey('')[0];
-      let ops: KvOp[] = [];
-      for await (const key of this.kv.keys()) {
-        if (isStateNodeKey(key) || isForkCacheKey(key)) continue;
-        if (key[0] === metaPrefix && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
-        ops.push({ type: 'del', key });
-        if (ops.length >= LOAD_BATCH_OPS) ops = (await this.kv.batch(ops), []);
-      }
-      if (ops.length > 0) await this.kv.batch(ops);
-      this.blocks.clear();
-      this.receipts.clear();
-      this.logs.clear();
-      this.txLocations.clear();
-      const head = await build();
-      await settle(head);
-    } finally {
-      this.loading = undefined;
-      done();
-    }
+    await restartChain(this.wholeChain(), stateMeta, build, settle);
   }
 
-  private async writeChain(records: AsyncIterable<ChainRecord>, stateMeta: (name: string) => boolean): Promise<RskBlock> {
-    this.stateDb.discardPending();
-    this.revertedNodes.setTracking(false);
-    const metaPrefix = metaKey('');
-    let ops: KvOp[] = [];
-    const flush = async (atLeast: number) => {
-      if (ops.length < atLeast) return;
-      await this.kv.batch(ops);
-      ops = [];
+  /** This store as whole-chain.ts works on it: its database, its read gate and its caches. */
+  private wholeChain(): WholeChainTarget {
+    return {
+      kv: this.kv,
+      stateDb: this.stateDb,
+      revertedNodes: this.revertedNodes,
+      chunkWritten: () => this.chunkWritten(),
+      holdReads: () => {
+        let done!: () => void;
+        const held = new Promise<void>((resolve) => (done = resolve));
+        this.loading = held;
+        return {
+          held,
+          release: () => {
+            this.loading = undefined;
+            done();
+          },
+        };
+      },
+      clearRecent: () => {
+        this.blocks.clear();
+        this.receipts.clear();
+        this.logs.clear();
+        this.txLocations.clear();
+      },
+      blockRecordOps,
     };
-    for await (const key of this.kv.keys()) {
-      const isMeta = key[0] === metaPrefix[0];
-      if (isBtcKey(key)) continue;
-      if (isMeta && !stateMeta(new TextDecoder().decode(key.subarray(1)))) continue;
-      if (isForkCacheKey(key)) continue; // the remote's answers outlive any chain loaded over them
-      ops.push({ type: 'del', key });
-      await flush(LOAD_BATCH_OPS);
-    }
-    await flush(1);
-    let head: RskBlock | undefined;
-    for await (const record of records) {
-      if ('block' in record) {
-        const block = decodeStoredBlock(record.block);
-        ops.push(...blockRecordOps(block, decodeBlockReceipts(record.receipts), record.block, record.receipts));
-        head = block;
-      } else if ('node' in record) {
-        ops.push({ type: 'put', key: stateNodeKeyOfHex(record.node), value: record.value });
-      } else {
-        ops.push({ type: 'put', key: metaKey(record.meta), value: record.value });
-      }
-      await flush(LOAD_BATCH_OPS);
-    }
-    if (head === undefined) throw new Error('a state load without blocks');
-    ops.push({ type: 'put', key: headKey(), value: encodeNumber(head.header.number) });
-    await flush(1);
-    return head;
   }
 
   /** Blocks in the criteria's range whose log index says they may match. */
