@@ -122,7 +122,9 @@ describe('the whole chain in and out of a store', () => {
   });
 
   it('a load without blocks fails and leaves the store readable: the read gate opens on failure too', async () => {
-    const { store } = await sourceChain();
+    const { store, blocks } = await sourceChain();
+    // Read once so the block is kept in memory: the failed load must not answer from it afterwards.
+    expect((await store.getBlock(1n))!.hash).toEqual(blocks[1]!.hash);
     async function* noBlocks(): AsyncGenerator<ChainRecord> {
       yield { meta: 'state-clock', value: Uint8Array.of(1) };
     }
@@ -130,6 +132,7 @@ describe('the whole chain in and out of a store', () => {
     // Reads answer (none waits for a load that ended); the records were deleted before the stream failed.
     expect(await store.headNumber()).toBeUndefined();
     await store.getBlock(0n);
+    expect(await store.getBlock(1n)).toBeUndefined();
     expect(await store.getMeta('miner-targets')).toEqual(Uint8Array.of(1));
   });
 

@@ -83,6 +83,11 @@ export async function replaceChain(
     target.clearRecent();
     target.stateDb.clearCache();
     await settle(head);
+  } catch (error) {
+    // A load that failed part-way has deleted records the caches may still hold: never answer from them.
+    target.clearRecent();
+    target.stateDb.clearCache();
+    throw error;
   } finally {
     target.stateDb.holdReadsUntil(undefined);
     release();
