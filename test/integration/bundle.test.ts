@@ -115,7 +115,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect(await wsCall(`${node.url.replace('http://', 'ws://')}`, 'eth_blockNumber')).toEqual({ jsonrpc: '2.0', id: 1, result: '0x1' });
   });
 
-  it('serves the dashboard login page with its stylesheet and scripts from the packaged static files', async () => {
+  it('serves the dashboard login page and the explorer with their stylesheets and scripts from the packaged static files', async () => {
     const node = await startBin(['--in-memory']);
     const base = new URL(node.url).origin;
     const login = await fetch(`${base}/dashboard/login`);
@@ -129,6 +129,16 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
       const res = await fetch(`${base}/dashboard/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get('content-type'), file).toMatch(type);
+      expect(await res.text(), file).toBe(await readFile(join(REPO_ROOT, 'src', 'gateway', 'static', file), 'utf8'));
+    }
+
+    // The explorer's shell loads one script per view; each must be in the package, byte for byte.
+    const shell = await (await fetch(`${base}/explorer/`)).text();
+    const scripts = [...shell.matchAll(/<script src="\/explorer\/([\w.-]+\.js)"/g)].map((match) => match[1]!);
+    expect(scripts).toEqual(['explorer-shared.js', 'explorer-home.js', 'explorer-block.js', 'explorer-tx.js', 'explorer-address.js', 'explorer.js']);
+    for (const file of [...scripts, 'explorer.css']) {
+      const res = await fetch(`${base}/explorer/${file}`);
+      expect(res.status, file).toBe(200);
       expect(await res.text(), file).toBe(await readFile(join(REPO_ROOT, 'src', 'gateway', 'static', file), 'utf8'));
     }
   });
