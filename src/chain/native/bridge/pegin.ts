@@ -123,7 +123,8 @@ function transactionType(tx: BtcTransaction, height: number): PegTxType {
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
-  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
+  const redeemScript = activeFederation().redeemScript;
+  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script, redeemScript }] : []));
   if (added.length > 0) await writeFederationUtxos(context.storage, [...(await readFederationUtxos(context.storage)), ...added]);
   await markProcessed(context.storage, tx.txid, context.call.block.number);
 }
@@ -181,7 +182,8 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
   if (evaluation.action === 'REFUND') {
     // handleRefundablePegin: the refund is built at once (generateRejectionRelease, pegout.ts) and
     // waits for confirmations and signatures like a peg-out batch; the peg-in is marked processed.
-    const outputs = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script }] : []));
+    const redeemScript = activeFederation().redeemScript;
+    const outputs = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script, redeemScript }] : []));
     await settlePeginRefund(context, txHash, outputs, height, evaluation.refundAddress);
     await markProcessed(context.storage, tx.txid, context.call.block.number);
     return ok;
