@@ -110,10 +110,15 @@ export function p2shP2wshAddress(redeemScript: Uint8Array, version = BTC_REGTEST
   return base58check.encode(concatBytes(Uint8Array.of(version), scriptHash));
 }
 
-/** OP_HASH160 <20> OP_EQUAL: the P2SH output script paying a federation (what peg-ins pay). */
-export function federationOutputScript(federation: Federation): Uint8Array {
-  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(federation.redeemScript));
+/** bitcoinj ScriptBuilder.createP2SHP2WSHOutputScript: OP_HASH160 <HASH160(OP_0 <sha256(redeemScript)>)> OP_EQUAL. */
+export function p2shP2wshOutputScript(redeemScript: Uint8Array): Uint8Array {
+  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(redeemScript));
   return concatBytes(Uint8Array.of(OP_HASH160, 20), ripemd160(sha256(witnessScript)), Uint8Array.of(OP_EQUAL));
+}
+
+/** The P2SH output script paying a federation (what peg-ins pay). */
+export function federationOutputScript(federation: Federation): Uint8Array {
+  return p2shP2wshOutputScript(federation.redeemScript);
 }
 
 function buildGenesisFederation(): Federation {

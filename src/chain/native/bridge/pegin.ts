@@ -194,11 +194,59 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
 }
 
 /** BridgeSupport.isBlockMerkleRootValid: the header's root, or the registered witness root (RSKIP143). */
-async function merkleRootMatches(context: BridgeContext, root: Uint8Array, height: number): Promise<boolean> {
+async function merkleRootMatches(context: Pick<BridgeContext, 'btc' | 'storage'>, root: Uint8Array, height: number): Promise<boolean> {
   const block = context.btc.blockAt(height)!;
   if (equalsBytes(block.header.subarray(36, 68), root)) return true;
   const witnessRoot = await coinbaseWitnessRoot(context.storage, block.hash);
   return witnessRoot !== undefined && equalsBytes(witnessRoot, root);
+}
+
+/**
+ * BridgeSupport.validationsForRegisterBtcTransaction, shared with the Flyover peg-in (flyover.ts):
+ * 'valid', 'invalid' (rskj returns false: the caller swallows it, or Flyover answers -303), or
+ * `fail` with the message of the exception rskj throws. `hash` is sha256d of `raw` (internal order).
+ */
+export async function validationsForRegisterBtcTransaction(
+  context: Pick<BridgeContext, 'btc' | 'storage'>,
+  hash: Uint8Array,
+  height: number,
+  pmt: Uint8Array,
+  raw: Uint8Array,
+): Promise<'valid' | 'invalid' | { fail: string }> {
+  // validateHeightAndConfirmations: a negative height (its exception is caught) or fewer than 3 confirmations.
+  if (height < 0 || context.btc.tip.height - height + 1 < PEGIN_MINIMUM_CONFIRMATIONS) return 'invalid';
+  // PartialMerkleTreeFormatUtils.hasExpectedSize: throws.
+  if (!pmtHasExpectedSize(pmt)) return { fail: "PartialMerkleTree doesn't have expected size" };
+  // BridgeUtils.calculateMerkleRoot: a tree bitcoinj cannot read throws; the tx not in it is invalid.
+  let root: Uint8Array;
+  try {
+    const contents = readPartialMerkleTree(pmt);
+    if (!pmtContains(contents, hash)) return 'invalid';
+    root = contents.root;
+  } catch (err) {
+    if (err instanceof PmtError) return { fail: err.message };
+    throw err;
+  }
+  // BridgeUtils.validateInputsCount (segwit-aware): no inputs throws.
+  try {
+    if (inputsCount(raw) === 0) return { fail: 'Transaction had no inputs or no outputs.' };
+  } catch {
+    return { fail: 'transaction too short to hold its input count' };
+  }
+  // The root against the header at `height` on the best chain, or the registered witness root.
+  return (await merkleRootMatches(context, root, height)) ? 'valid' : 'invalid';
+}
+
+/** `new BtcTransaction(params, raw)` then `verify()`: the parsed transaction, or the message bitcoinj throws. */
+export function parseAndVerify(raw: Uint8Array): BtcTransaction | { fail: string } {
+  let tx: BtcTransaction;
+  try {
+    tx = parseTransaction(raw);
+  } catch (err) {
+    return { fail: `not a Bitcoin transaction: ${(err as Error).message}` };
+  }
+  const failure = verifyFailure(tx);
+  return failure === undefined ? tx : { fail: failure };
 }
 
 /** Bridge.registerBtcTransaction(bytes tx, int256 height, bytes pmt), public since RSKIP199. */
@@ -208,37 +256,12 @@ const registerBtcTransaction: BridgeHandler = async (context) => {
   const hash = sha256d(raw); // BtcTransactionFormatUtils.calculateBtcTxHash: the wtxid of a segwit tx
   // 1. Already processed: swallowed.
   if ((await processedHeight(context.storage, hash)) !== undefined) return ok;
-  // 2. validateHeightAndConfirmations: a negative height or fewer than 3 confirmations, swallowed.
-  if (height < 0 || context.btc.tip.height - height + 1 < PEGIN_MINIMUM_CONFIRMATIONS) return ok;
-  // 3. PartialMerkleTreeFormatUtils.hasExpectedSize: throws.
-  if (!pmtHasExpectedSize(pmt)) return { fail: "PartialMerkleTree doesn't have expected size" };
-  // 4. BridgeUtils.calculateMerkleRoot: a tree bitcoinj cannot read throws; the tx not in it is swallowed.
-  let root: Uint8Array;
-  try {
-    const contents = readPartialMerkleTree(pmt);
-    if (!pmtContains(contents, hash)) return ok;
-    root = contents.root;
-  } catch (err) {
-    if (err instanceof PmtError) return { fail: err.message };
-    throw err;
-  }
-  // 5. BridgeUtils.validateInputsCount (segwit-aware): no inputs throws.
-  try {
-    if (inputsCount(raw) === 0) return { fail: 'Transaction had no inputs or no outputs.' };
-  } catch {
-    return { fail: 'transaction too short to hold its input count' };
-  }
-  // 6. The root against the header at `height` on the best chain, or the registered witness root: swallowed.
-  if (!(await merkleRootMatches(context, root, height))) return ok;
+  // 2-6. Height and confirmations, the tree, the inputs count, the merkle root: false is swallowed.
+  const validation = await validationsForRegisterBtcTransaction(context, hash, height, pmt, raw);
+  if (validation !== 'valid') return validation === 'invalid' ? ok : validation;
   // 7. Parse and verify (both throw), then the processed check again with the txid.
-  let tx: BtcTransaction;
-  try {
-    tx = parseTransaction(raw);
-  } catch (err) {
-    return { fail: `not a Bitcoin transaction: ${(err as Error).message}` };
-  }
-  const failure = verifyFailure(tx);
-  if (failure !== undefined) return { fail: failure };
+  const tx = parseAndVerify(raw);
+  if ('fail' in tx) return tx;
   if ((await processedHeight(context.storage, tx.txid)) !== undefined) return ok;
   // 8. Classify and act.
   try {
