@@ -17,7 +17,7 @@ import { javaInt, sha256d } from '../../base/bytes.js';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { reversed } from '../../bitcoin/encoding.js';
 import { MAX_RBTC_SATOSHIS, MINIMUM_PEGIN_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.js';
-import { p2shP2wshOutputScript } from './federation.js';
+import { flyoverRedeemScript, p2shP2wshOutputScript } from './federation.js';
 import { activeFederation } from './getters.js';
 import { lockingCap } from './governance.js';
 import type { BridgeContext, BridgeHandler, BridgeHandlerResult } from './handler-types.js';
@@ -45,9 +45,6 @@ const BTC_REGTEST_P2PKH_VERSION = 111;
 const BTC_REGTEST_P2SH_VERSION = 196;
 /** BridgeUtils.deserializeBtcAddressWithVersion (RSKIP284): 1 version byte + 20 hash bytes. */
 const VERSIONED_ADDRESS_LENGTH = 21;
-const OP_DROP = 0x75;
-/** ScriptBuilder.data of a 32-byte derivation hash: a direct push of 32 bytes. */
-const PUSH_32 = 0x20;
 /** BridgeStorageProvider TRUE_VALUE: what marks a (tx, derivation hash) pair used. */
 const USED = Uint8Array.of(1);
 
@@ -68,11 +65,6 @@ function regtestAddress(info: Uint8Array): RefundDestination | undefined {
  */
 export function flyoverDerivationHash(derivationArgumentsHash: Uint8Array, refundAddress: Uint8Array, lpAddress: Uint8Array, lbcAddress: Uint8Array): Uint8Array {
   return keccak_256(concatBytes(derivationArgumentsHash, refundAddress, lpAddress, lbcAddress));
-}
-
-/** FlyoverRedeemScriptBuilderImpl.of: <derivation hash> OP_DROP, then the federation's redeem script's chunks. */
-export function flyoverRedeemScript(derivationHash: Uint8Array, federationRedeemScript: Uint8Array): Uint8Array {
-  return concatBytes(Uint8Array.of(PUSH_32), derivationHash, Uint8Array.of(OP_DROP), federationRedeemScript);
 }
 
 /**

@@ -20,7 +20,7 @@ import { bridgeLog } from './events.js';
 import { encodeAbi, readWord, selector } from '../abi.js';
 import { BTC_TX_NOT_PROCESSED_HEIGHT, MINIMUM_PEGIN_TX_VALUE_SATOSHIS } from './constants.js';
 import { activeFederation } from './getters.js';
-import { federationOutputScript } from './federation.js';
+import { federationOutputScript, isFederationRedeemScript } from './federation.js';
 import { PeginParseError, peginInformation, type BtcAddressHash } from './pegin-info.js';
 import { PmtError, pmtContains, pmtHasExpectedSize, readPartialMerkleTree } from './pmt.js';
 import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByDisplayHex, setCoinbaseWitnessRoot } from './processed.js';
@@ -96,10 +96,10 @@ function verifyFailure(tx: BtcTransaction): string | undefined {
 
 type PegTxType = 'PEGIN' | 'PEGOUT_OR_MIGRATION' | 'UNKNOWN';
 
-/** Whether input `i` spends from the federation: its witness script is the federation's redeem script. */
+/** Whether an input spends from the federation: its witness script is the federation's redeem script or a flyover one (flyover.ts). */
 function spendsFromFederation(tx: BtcTransaction): boolean {
-  const redeemScript = activeFederation().redeemScript;
-  return tx.inputs.some((input) => input.witness.length > 0 && equalsBytes(input.witness[input.witness.length - 1]!, redeemScript));
+  const federation = activeFederation();
+  return tx.inputs.some((input) => input.witness.length > 0 && isFederationRedeemScript(input.witness[input.witness.length - 1]!, federation));
 }
 
 /**
