@@ -102,13 +102,13 @@ const argsOf = (p: Payment, q: Quote, shouldTransferToContract = true) =>
   [p.raw, p.height, p.pmt, q.derivationArgumentsHash, q.refund, q.lbc, q.lp, shouldTransferToContract] as const;
 
 /** The LBC's call mined: its status and the Bridge's answer, read from the fixture's log. */
-async function register(s: Setup, args: readonly unknown[]): Promise<{ status: number; answer: bigint }> {
+async function register(s: Setup, args: readonly unknown[]): Promise<{ status: number; answer: bigint; hash: string }> {
   const sent = await s.lbc.registerFastBridgeBtcTransaction!(...args, { gasLimit: 1_000_000 });
   const receipt = (await sent.wait())!;
   const log = receipt.logs.find((l: { address: string }) => l.address.toLowerCase() === s.lbcAddress)!;
   const [ok, out] = lbcInterface.decodeEventLog('BridgeAnswered', log.data, log.topics);
   expect(ok).toBe(true);
-  return { status: receipt.status!, answer: abi.decode(['int256'], out)[0] as bigint };
+  return { status: receipt.status!, answer: abi.decode(['int256'], out)[0] as bigint, hash: sent.hash };
 }
 
 describe('registerFastBridgeBtcTransaction from a Liquidity Bridge Contract', () => {
@@ -123,14 +123,21 @@ describe('registerFastBridgeBtcTransaction from a Liquidity Bridge Contract', ()
     expect(await s.lbc.registerFastBridgeBtcTransaction!.staticCall(...argsOf(p, q))).toBe(amount * WEI_PER_SAT);
     const before = await s.provider.getBalance(s.lbcAddress);
     const bridgeBefore = await s.provider.getBalance(BRIDGE);
-    expect(await register(s, argsOf(p, q))).toEqual({ status: 1, answer: amount * WEI_PER_SAT });
+    const registered = await register(s, argsOf(p, q));
+    expect(registered).toMatchObject({ status: 1, answer: amount * WEI_PER_SAT });
     expect(await s.provider.getBalance(s.lbcAddress)).toBe(before + amount * WEI_PER_SAT);
+    // BridgeSupport.transferTo's subtrace: a CALL from the Bridge to the LBC under the LBC's call to the Bridge.
+    const tree = await call(s.url, 'debug_traceTransaction', [registered.hash, { tracer: 'callTracer' }]);
+    expect(tree.calls[0]).toMatchObject({ type: 'CALL', from: s.lbcAddress, to: BRIDGE });
+    expect(tree.calls[0].calls).toEqual([
+      expect.objectContaining({ type: 'CALL', from: BRIDGE, to: s.lbcAddress, value: '0x' + (amount * WEI_PER_SAT).toString(16), gas: '0x0' }),
+    ]);
     expect(await s.provider.getBalance(BRIDGE)).toBe(bridgeBefore - amount * WEI_PER_SAT);
     // No Bridge event: rskj logs none for a Flyover peg-in.
     expect(await s.provider.getLogs({ address: BRIDGE, fromBlock: 0 })).toEqual([]);
 
     // The same deal again: already processed, nothing paid.
-    expect(await register(s, argsOf(p, q))).toEqual({ status: 1, answer: -302n });
+    expect(await register(s, argsOf(p, q))).toMatchObject({ status: 1, answer: -302n });
     expect(await s.provider.getBalance(s.lbcAddress)).toBe(before + amount * WEI_PER_SAT);
 
     // The flyover output joined the federation's UTXOs, with the flyover redeem script to spend it with.
@@ -172,11 +179,11 @@ describe('registerFastBridgeBtcTransaction from a Liquidity Bridge Contract', ()
     // Two outputs to the address, one under the 500,000-satoshi peg-in minimum.
     const split = await paid(s.url, key('split user'), [{ address: q.address, amount: 600_000n }, { address: q.address, amount: 100_000n }], 3);
     const before = await s.provider.getBalance(s.lbcAddress);
-    expect(await register(s, argsOf(split, q))).toEqual({ status: 1, answer: -305n });
+    expect(await register(s, argsOf(split, q))).toMatchObject({ status: 1, answer: -305n });
     expect(await s.provider.getBalance(s.lbcAddress)).toBe(before);
     expect(await readFederationUtxos(bridgeStorageOverRpc(s.url))).toEqual([]);
     // Refused, not used: the confirmed first payment still registers.
-    expect(await register(s, argsOf(young, q))).toEqual({ status: 1, answer: 1_000_000n * WEI_PER_SAT });
+    expect(await register(s, argsOf(young, q))).toMatchObject({ status: 1, answer: 1_000_000n * WEI_PER_SAT });
   });
 
   it('over the locking cap refunds the BTC: to the LP (-200) when the LBC asked for the RBTC, else to the user (-100)', async () => {
@@ -191,18 +198,18 @@ describe('registerFastBridgeBtcTransaction from a Liquidity Bridge Contract', ()
 
     const toLp = quote('cap lp', user, lp, s.lbcAddress);
     const first = await paid(s.url, user, [{ address: toLp.address, amount }], 3);
-    expect(await register(s, argsOf(first, toLp, true))).toEqual({ status: 1, answer: -200n });
+    expect(await register(s, argsOf(first, toLp, true))).toMatchObject({ status: 1, answer: -200n });
     // The refund went through the federation's release lifecycle and is mined to the LP's address.
     const lpCoins: { txid: string; amount: number }[] = await call(s.url, 'btc_listUnspent', [paymentOf(lp, 'pkh').address]);
     expect(lpCoins.map((c) => c.amount)).toEqual([Number(amount - refundFee)]);
     expect((await call(s.url, 'btc_getTransaction', [lpCoins[0]!.txid])).vin).toEqual([{ txid: first.txid, vout: 0 }]);
-    expect(await register(s, argsOf(first, toLp, true))).toEqual({ status: 1, answer: -302n });
+    expect(await register(s, argsOf(first, toLp, true))).toMatchObject({ status: 1, answer: -302n });
 
     const toUser = quote('cap user', user, lp, s.lbcAddress);
     const second = await paid(s.url, user, [{ address: toUser.address, amount }], 3);
     const userAddress = paymentOf(user, 'pkh').address!;
     const userCoinsBefore: { txid: string }[] = await call(s.url, 'btc_listUnspent', [userAddress]);
-    expect(await register(s, argsOf(second, toUser, false))).toEqual({ status: 1, answer: -100n });
+    expect(await register(s, argsOf(second, toUser, false))).toMatchObject({ status: 1, answer: -100n });
     const userCoins: { txid: string; amount: number }[] = await call(s.url, 'btc_listUnspent', [userAddress]);
     const refund = userCoins.filter((c) => !userCoinsBefore.some((b) => b.txid === c.txid));
     expect(refund.map((c) => c.amount)).toEqual([Number(amount - refundFee)]);
