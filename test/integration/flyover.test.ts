@@ -59,8 +59,9 @@ function quote(name: string, user: Uint8Array, lp: Uint8Array, lbc: string): Quo
   const derivationArgumentsHash = id(`flyover quote ${name}`);
   const refund = versionedP2pkh(user);
   const lpAddress = versionedP2pkh(lp);
-  // PegUtils.getFlyoverDerivationHash, then FlyoverRedeemScriptBuilderImpl: <hash> OP_DROP <federation redeem script>.
-  const derivationHash = keccak256(concat([derivationArgumentsHash, refund, lpAddress, lbc]));
+  // PegUtils.getFlyoverDerivationHash (refund, LBC, LP: in that order), then FlyoverRedeemScriptBuilderImpl:
+  // <hash> OP_DROP <federation redeem script>.
+  const derivationHash = keccak256(concat([derivationArgumentsHash, refund, lbc, lpAddress]));
   const redeemScript = getBytes(concat(['0x20', derivationHash, '0x75', GENESIS_FEDERATION.redeemScript]));
   // PegUtils.getFlyoverFederationOutputScript for a P2SH-P2WSH federation.
   const address = p2sh(p2wsh({ type: 'unknown', script: redeemScript } as never), REGTEST).address!;

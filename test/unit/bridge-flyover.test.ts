@@ -1,14 +1,19 @@
 /**
- * The flyover federation's redeem script and address against rskj's own vector
+ * The derivation hash against rskj's PegUtilsTest getFlyoverDerivationHash_returnsExpectedDerivationHash,
+ * and the flyover federation's redeem script and address against rskj's own vector
  * (rskj-core/src/test/java/co/rsk/peg/PegUtilsTest.java getFlyoverValues_fromRealSegwitFedTx_shouldReturnSameValues,
  * a P2SH-P2WSH ERP federation of 20 members and 20 ERP keys, from mainnet transaction
  * a4d76b6211b078cbc1d2079002437fcf018cc85cd40dd6195bb0f6b42930b96b), and the Bitcoin verifier's
  * reading of a flyover redeem script as the federation's.
  */
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, concatBytes, hexToBytes } from '@noble/hashes/utils.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { GENESIS_FEDERATION, flyoverRedeemScript, isFederationRedeemScript, p2shP2wshAddress } from '../../src/chain/native/bridge/federation.js';
-import { flyoverOutputScript } from '../../src/chain/native/bridge/flyover.js';
+import { flyoverDerivationHash, flyoverOutputScript } from '../../src/chain/native/bridge/flyover.js';
 
 /** rskj's expectedFlyoverRedeemScript: 0x20 <derivation hash 0x01 00..00> OP_DROP <the federation's redeem script>. */
 const EXPECTED_FLYOVER_REDEEM_SCRIPT = hexToBytes([
@@ -46,6 +51,29 @@ const EXPECTED_FLYOVER_REDEEM_SCRIPT = hexToBytes([
 const DERIVATION_HASH = hexToBytes('01' + '00'.repeat(31));
 /** bitcoinj MainNetParams p2shHeader. */
 const MAINNET_P2SH_VERSION = 5;
+
+/**
+ * BitcoinTestUtils.createP2PKHAddress(mainnet, seed) serialized with its version (RSKIP284): the
+ * key is keccak256(seed) (compressed), the mainnet P2PKH version 0 is one byte.
+ */
+function versionedMainnetP2pkh(seed: string): Uint8Array {
+  const pub = secp256k1.getPublicKey(keccak_256(new TextEncoder().encode(seed)), true);
+  return concatBytes(Uint8Array.of(0), ripemd160(sha256(pub)));
+}
+
+describe('PegUtils.getFlyoverDerivationHash', () => {
+  it("gives rskj's expected hash", () => {
+    const derivationArgumentsHash = new Uint8Array(32);
+    derivationArgumentsHash[0] = 5; // PegTestUtils.createHash3(5)
+    const hash = flyoverDerivationHash(
+      derivationArgumentsHash,
+      versionedMainnetP2pkh('userRefundBtcAddress'),
+      versionedMainnetP2pkh('lpBtcAddress'),
+      hexToBytes('461750b4824b14c3d9b7702bc6fbb82469082b23'),
+    );
+    expect(bytesToHex(hash)).toBe('56d4f6bd69378ef607e091832903ddc2b5aac5008bd06987a26f14bb248c44d8');
+  });
+});
 
 describe('the flyover federation (FlyoverRedeemScriptBuilderImpl, PegUtils.getFlyoverFederationOutputScript)', () => {
   it("builds rskj's redeem script, output script hash and address for a P2SH-P2WSH federation", () => {

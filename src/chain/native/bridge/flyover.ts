@@ -59,12 +59,13 @@ function regtestAddress(info: Uint8Array): RefundDestination | undefined {
 }
 
 /**
- * PegUtils.getFlyoverDerivationHash: keccak256(derivationArgumentsHash ‖ refund address ‖ LP
- * address ‖ LBC address), each BTC address as BridgeUtils.serializeBtcAddressWithVersion writes it
- * with RSKIP284 (one version byte, then the hash160): on regtest the 21 bytes the caller passed.
+ * PegUtils.getFlyoverDerivationHash: keccak256(derivationArgumentsHash ‖ refund address ‖ LBC
+ * address ‖ LP address), in that order (the LBC before the LP, whatever the parameter list says),
+ * each BTC address as BridgeUtils.serializeBtcAddressWithVersion writes it with RSKIP284 (one
+ * version byte, then the hash160): on regtest the 21 bytes the caller passed.
  */
 export function flyoverDerivationHash(derivationArgumentsHash: Uint8Array, refundAddress: Uint8Array, lpAddress: Uint8Array, lbcAddress: Uint8Array): Uint8Array {
-  return keccak_256(concatBytes(derivationArgumentsHash, refundAddress, lpAddress, lbcAddress));
+  return keccak_256(concatBytes(derivationArgumentsHash, refundAddress, lbcAddress, lpAddress));
 }
 
 /**
