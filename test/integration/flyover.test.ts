@@ -199,7 +199,17 @@ describe('registerFastBridgeBtcTransaction from a Liquidity Bridge Contract', ()
 
     const toLp = quote('cap lp', user, lp, s.lbcAddress);
     const first = await paid(s.url, user, [{ address: toLp.address, amount }], 3);
-    expect(await register(s, argsOf(first, toLp, true))).toMatchObject({ status: 1, answer: -200n });
+    const refunded = await register(s, argsOf(first, toLp, true));
+    expect(refunded).toMatchObject({ status: 1, answer: -200n });
+    // settleReleaseRejection's events: release_requested (keyed by the LBC call's transaction, the
+    // amount in satoshis) and pegout_transaction_created (topics from rootstock-integration-tests' pegout-constants.js).
+    const bridgeLogs = (await s.provider.getTransactionReceipt(refunded.hash))!.logs.filter((l) => l.address.toLowerCase() === BRIDGE);
+    expect(bridgeLogs.map((l) => l.topics[0])).toEqual([
+      '0x7a7c29481528ac8c2b2e93aee658fddd4dc15304fa723a5c2b88514557bcc790',
+      '0x9ee5d520fd5e6eaea3fd2e3ae4e35e9a9c0fb05c9d8f84b507f287da84b5117c',
+    ]);
+    expect(bridgeLogs[0]!.topics[1]).toBe(refunded.hash);
+    expect(abi.decode(['uint256'], bridgeLogs[0]!.data)[0]).toBe(amount);
     // The refund went through the federation's release lifecycle and is mined to the LP's address.
     const lpCoins: { txid: string; amount: number }[] = await call(s.url, 'btc_listUnspent', [paymentOf(lp, 'pkh').address]);
     expect(lpCoins.map((c) => c.amount)).toEqual([Number(amount - refundFee)]);
