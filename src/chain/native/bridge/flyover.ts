@@ -7,8 +7,10 @@
  * a federation address derived from the deal's terms, and the provider's Liquidity Bridge
  * Contract (LBC) proves that payment here to take the RBTC back.
  *
- * Every answer is a code (FlyoverTxResponseCodes), never a failed call: Bridge.java catches any
- * exception (a malformed tree, a transaction that does not parse) and answers GENERIC_ERROR.
+ * Every answer is a code (FlyoverTxResponseCodes), not a failed call: Bridge.java catches any
+ * exception (a malformed tree, a transaction that does not parse) and answers GENERIC_ERROR. The
+ * one failure left is a Bridge too poor to pay, which the locking cap check rules out while the
+ * cap stays below the 21 million BTC the Bridge started with.
  */
 import { Account, Address, equalsBytes } from '@ethereumjs/util';
 import { keccak_256 } from '@noble/hashes/sha3.js';
@@ -16,7 +18,7 @@ import { bytesToHex, concatBytes } from '@noble/hashes/utils.js';
 import { javaInt, sha256d } from '../../base/bytes.js';
 import { BRIDGE_ADDRESS } from '../../base/addresses.js';
 import { reversed } from '../../bitcoin/encoding.js';
-import { MAX_RBTC_SATOSHIS, MINIMUM_PEGIN_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.js';
+import { BTC_REGTEST_P2SH_VERSION, MAX_RBTC_SATOSHIS, MINIMUM_PEGIN_TX_VALUE_SATOSHIS, WEIS_PER_SATOSHI } from './constants.js';
 import { flyoverRedeemScript, p2shP2wshOutputScript } from './federation.js';
 import { activeFederation } from './getters.js';
 import { lockingCap } from './governance.js';
@@ -40,9 +42,8 @@ export const FLYOVER = {
   GENERIC_ERROR: -900n,
 } as const;
 
-/** bitcoinj RegTestParams addressHeader / p2shHeader: the versions a regtest Address accepts. */
+/** bitcoinj RegTestParams addressHeader: a regtest P2PKH address's version (p2shHeader: constants.ts). */
 const BTC_REGTEST_P2PKH_VERSION = 111;
-const BTC_REGTEST_P2SH_VERSION = 196;
 /** BridgeUtils.deserializeBtcAddressWithVersion (RSKIP284): 1 version byte + 20 hash bytes. */
 const VERSIONED_ADDRESS_LENGTH = 21;
 /** BridgeStorageProvider TRUE_VALUE: what marks a (tx, derivation hash) pair used. */
