@@ -80,7 +80,7 @@ async function seedFederationUtxo(satoshis: number): Promise<{ txid: string; vou
   const coin = coins.find((c) => c.txid === txid)!;
   const script = OutScript.encode(BtcAddress(REGTEST).decode(GENESIS_FEDERATION.address));
   await writeFederationUtxos(bridgeStorageOverRpc(t.testnetUrl), [
-    { txid: hexToBytes(coin.txid), vout: coin.vout, value: BigInt(coin.amount), height: coin.height, script },
+    { txid: hexToBytes(coin.txid), vout: coin.vout, value: BigInt(coin.amount), height: coin.height, script, redeemScript: GENESIS_FEDERATION.redeemScript },
   ]);
   return coin;
 }
@@ -98,7 +98,7 @@ async function updateCollections(from: Wallet): Promise<TransactionReceipt | nul
 async function signAsFederator(fed: Wallet, rskTxHash: string): Promise<TransactionReceipt | null> {
   const waiting = await readWaitingForSignatures(bridgeStorageOverRpc(t.testnetUrl));
   const entry = waiting.find((e) => `0x${bytesToHex(e.rskTxHash)}` === rskTxHash)!;
-  const digests = releaseSighashes(entry.unsigned, GENESIS_FEDERATION.redeemScript, entry.outpointValues);
+  const digests = releaseSighashes(entry.unsigned, entry.redeemScripts, entry.outpointValues);
   const key = hexToBytes(fed.privateKey.slice(2));
   const sigs = digests.map((d) => `0x${bytesToHex(secp256k1.sign(d, key, { prehash: false, format: 'der' }))}`);
   const pubKey = `0x${bytesToHex(secp256k1.getPublicKey(key, true))}`;

@@ -10,9 +10,9 @@ import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadValue } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { Script, Transaction, p2pkh, p2sh, p2wpkh } from '@scure/btc-signer';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
+import { sendBtc, type Kind } from '../helpers/btc-wallet.js';
 import { runCli } from '../helpers/cli.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
@@ -21,7 +21,6 @@ const require = createRequire(import.meta.url);
 const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
 const BRIDGE = '0x0000000000000000000000000000000001000006';
 const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
-const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 const PEGIN_BTC = '0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a';
 const REJECTED_PEGIN = '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6';
 const UNREFUNDABLE_PEGIN = '0x35be155c87e408cbbcb753dc12f95fc5a242a29460a3d7189e807e63d7c185a7';
@@ -37,14 +36,6 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 function key(name: string): Uint8Array {
   return createHash('sha256').update(`pegin test key ${name}`).digest();
-}
-
-type Kind = 'pkh' | 'sh-wpkh' | 'wpkh';
-function paymentOf(priv: Uint8Array, kind: Kind) {
-  const pub = secp256k1.getPublicKey(priv, true);
-  if (kind === 'pkh') return p2pkh(pub, REGTEST);
-  if (kind === 'wpkh') return p2wpkh(pub, REGTEST);
-  return p2sh(p2wpkh(pub), REGTEST);
 }
 
 /** The RSK address a v0 peg-in credits: the sender key's address (keccak256 of the uncompressed key). */
@@ -69,34 +60,9 @@ async function setup(autoPegin = true): Promise<Setup> {
   return { t, url: t.testnetUrl, provider, bridge: new Contract(BRIDGE, bridgeAbi.abi as never, provider) };
 }
 
-/**
- * Funds `priv`'s address from the faucet, then sends `amount` satoshis from it to the federation
- * (and an OP_RETURN with `payload`, if given), built and signed with @scure/btc-signer. The
- * peg-in is pooled, not mined. Returns its txid (display order).
- */
-async function sendPegIn(url: string, priv: Uint8Array, kind: Kind, amount: bigint, payload?: Uint8Array): Promise<string> {
-  const payment = paymentOf(priv, kind);
-  await call(url, 'btc_fund', [payment.address, Number(amount + 100_000n)]);
-  await call(url, 'btc_mine', [1]);
-  const utxos = await call(url, 'btc_listUnspent', [payment.address]);
-  const tx = new Transaction({ allowUnknownOutputs: true });
-  let total = 0n;
-  for (const u of utxos) {
-    total += BigInt(u.amount);
-    if (kind === 'pkh') {
-      const prev = await call(url, 'btc_getTransaction', [u.txid]);
-      tx.addInput({ txid: u.txid, index: u.vout, nonWitnessUtxo: bytes(prev.hex) });
-    } else {
-      tx.addInput({ txid: u.txid, index: u.vout, witnessUtxo: { script: payment.script, amount: BigInt(u.amount) }, ...('redeemScript' in payment ? { redeemScript: payment.redeemScript } : {}) });
-    }
-  }
-  tx.addOutputAddress(FEDERATION, amount, REGTEST);
-  if (payload !== undefined) tx.addOutput({ script: Script.encode(['RETURN', payload]), amount: 0n });
-  tx.addOutputAddress(payment.address!, total - amount - 2_000n, REGTEST);
-  tx.sign(priv);
-  tx.finalize();
-  return call(url, 'btc_sendRawTransaction', [tx.hex]);
-}
+/** A peg-in as a wallet sends it (test/helpers/btc-wallet.ts): `amount` satoshis to the federation, pooled. */
+const sendPegIn = (url: string, priv: Uint8Array, kind: Kind, amount: bigint, payload?: Uint8Array) =>
+  sendBtc(url, priv, kind, [{ address: FEDERATION, amount }], payload);
 
 async function bridgeLogs(provider: JsonRpcProvider, topic: string) {
   return provider.getLogs({ address: BRIDGE, fromBlock: 0, toBlock: 'latest', topics: [topic] });

@@ -33,7 +33,7 @@ async function seedFederationUtxo(url: string, satoshis: number): Promise<void> 
   const coin = coins.find((c) => c.txid === txid)!;
   const script = OutScript.encode(BtcAddress(REGTEST).decode(GENESIS_FEDERATION.address));
   await writeFederationUtxos(bridgeStorageOverRpc(url), [
-    { txid: hexToBytes(coin.txid), vout: coin.vout, value: BigInt(coin.amount), height: coin.height, script },
+    { txid: hexToBytes(coin.txid), vout: coin.vout, value: BigInt(coin.amount), height: coin.height, script, redeemScript: GENESIS_FEDERATION.redeemScript },
   ]);
 }
 

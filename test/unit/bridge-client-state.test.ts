@@ -34,7 +34,7 @@ describe('getStateForDebugging with federation UTXOs', () => {
     const script = new Uint8Array(23).fill(0xa9);
     const txid = new Uint8Array(32).fill(0x42);
     const state = new MerkleStateManager();
-    await writeFederationUtxos(new BridgeStorage(state), [{ txid, vout: 1, value: 500_000n, height: 104, script }]);
+    await writeFederationUtxos(new BridgeStorage(state), [{ txid, vout: 1, value: 500_000n, height: 104, script, redeemScript: GENESIS_FEDERATION.redeemScript }]);
 
     const utxo = concat([
       le(500_000n, 8), // value, int64 LE
@@ -118,13 +118,13 @@ describe('getStateFor* with peg-outs pending', () => {
     ];
     await writePegoutQueue(storage, queue);
     // Waiting for confirmations: stored 0x99 first, serialized by the transactions' bytes (0x55 first).
-    const confirmA = { unsigned: unsignedTx(0x99, 1), outpointValues: [500_000n], blockNumber: 7n, rskTxHash: hash(0x03, 0x03) };
-    const confirmB = { unsigned: unsignedTx(0x55, 1), outpointValues: [600_000n], blockNumber: 9n, rskTxHash: hash(0x04, 0x04) };
+    const confirmA = { unsigned: unsignedTx(0x99, 1), outpointValues: [500_000n], redeemScripts: [GENESIS_FEDERATION.redeemScript], blockNumber: 7n, rskTxHash: hash(0x03, 0x03) };
+    const confirmB = { unsigned: unsignedTx(0x55, 1), outpointValues: [600_000n], redeemScripts: [GENESIS_FEDERATION.redeemScript], blockNumber: 9n, rskTxHash: hash(0x04, 0x04) };
     await writeWaitingForConfirmations(storage, [confirmA, confirmB]);
     // Waiting for signatures: Keccak256.compareTo reads from the last byte, so 0x02..01 sorts before 0x01..02.
     const der = hexToBytes('3044' + '0220' + '01'.repeat(32) + '0220' + '02'.repeat(32));
-    const signA = { rskTxHash: hash(0x01, 0x02), unsigned: unsignedTx(0x66, 2), outpointValues: [1n, 2n], signatures: [[{ keyIndex: 1, der }], []] };
-    const signB = { rskTxHash: hash(0x02, 0x01), unsigned: unsignedTx(0x77, 1), outpointValues: [3n], signatures: [[]] };
+    const signA = { rskTxHash: hash(0x01, 0x02), unsigned: unsignedTx(0x66, 2), outpointValues: [1n, 2n], redeemScripts: [GENESIS_FEDERATION.redeemScript, GENESIS_FEDERATION.redeemScript], signatures: [[{ keyIndex: 1, der }], []] };
+    const signB = { rskTxHash: hash(0x02, 0x01), unsigned: unsignedTx(0x77, 1), outpointValues: [3n], redeemScripts: [GENESIS_FEDERATION.redeemScript], signatures: [[]] };
     await writeWaitingForSignatures(storage, [signA, signB]);
     await writeNextPegoutHeight(storage, 57n);
 

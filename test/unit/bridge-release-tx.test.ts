@@ -26,7 +26,7 @@ const alice = p2pkh(secp256k1.getPublicKey(hexToBytes('22'.repeat(32)), true), R
 const bob = p2pkh(secp256k1.getPublicKey(hexToBytes('33'.repeat(32)), true), REGTEST_NETWORK);
 
 function utxo(byte: number, value: bigint, height: number): FederationUtxo {
-  return { txid: new Uint8Array(32).fill(byte), vout: 0, value, height, script: federationScript };
+  return { txid: new Uint8Array(32).fill(byte), vout: 0, value, height, script: federationScript, redeemScript: GENESIS_FEDERATION.redeemScript };
 }
 
 /** The member index (position in the multisig) of a private key. */
@@ -88,13 +88,14 @@ describe("the federation's spend (btc-chain/verify.ts)", () => {
   if ('error' in build) throw new Error(build.error);
   const { tx } = build;
   const values = tx.spent.map((u) => u.value);
+  const scripts = tx.spent.map((u) => u.redeemScript);
   const spent = tx.spent.map((u) => ({ amount: u.value, script: u.script }));
-  const digests = releaseSighashes(tx.unsigned, GENESIS_FEDERATION.redeemScript, values);
+  const digests = releaseSighashes(tx.unsigned, scripts, values);
   const bySigner = (keys: Uint8Array[]) =>
     digests.map((d) => [...keys].sort((a, b) => keyIndex(a) - keyIndex(b)).map((k) => sign(k, d)));
 
   it('spends two inputs signed by two federators (BIP143, witness [empty, sig, sig, empty, redeem script])', () => {
-    const signed = parseTransaction(signedReleaseTx(tx.unsigned, GENESIS_FEDERATION.redeemScript, bySigner([FED2, FED3])));
+    const signed = parseTransaction(signedReleaseTx(tx.unsigned, scripts, bySigner([FED2, FED3])));
     expect(signed.inputs).toHaveLength(2);
     expect(() => verifySignatures(signed, spent)).not.toThrow();
     // The witness does not change the txid the Bridge announced.
@@ -102,23 +103,23 @@ describe("the federation's spend (btc-chain/verify.ts)", () => {
   });
 
   it('refuses a signature by a key outside the federation', () => {
-    const signed = parseTransaction(signedReleaseTx(tx.unsigned, GENESIS_FEDERATION.redeemScript, bySigner([FED2, STRANGER])));
+    const signed = parseTransaction(signedReleaseTx(tx.unsigned, scripts, bySigner([FED2, STRANGER])));
     expect(() => verifySignatures(signed, spent)).toThrow(/do not verify against its keys in order/);
   });
 
   it('refuses one signature where the threshold is two', () => {
-    const signed = parseTransaction(signedReleaseTx(tx.unsigned, GENESIS_FEDERATION.redeemScript, bySigner([FED2])));
+    const signed = parseTransaction(signedReleaseTx(tx.unsigned, scripts, bySigner([FED2])));
     expect(() => verifySignatures(signed, spent)).toThrow(/\[empty, 2 signatures, empty, redeem script\]/);
   });
 
   it('refuses the signatures in the wrong order (OP_CHECKMULTISIG walks the keys once)', () => {
     const reversedOrder = bySigner([FED2, FED3]).map((sigs) => [...sigs].reverse());
-    const signed = parseTransaction(signedReleaseTx(tx.unsigned, GENESIS_FEDERATION.redeemScript, reversedOrder));
+    const signed = parseTransaction(signedReleaseTx(tx.unsigned, scripts, reversedOrder));
     expect(() => verifySignatures(signed, spent)).toThrow(/do not verify/);
   });
 
   it('refuses signatures over other amounts', () => {
-    const signed = parseTransaction(signedReleaseTx(tx.unsigned, GENESIS_FEDERATION.redeemScript, bySigner([FED2, FED3])));
+    const signed = parseTransaction(signedReleaseTx(tx.unsigned, scripts, bySigner([FED2, FED3])));
     expect(() => verifySignatures(signed, spent.map((s) => ({ ...s, amount: s.amount + 1n })))).toThrow(/do not verify/);
   });
 });

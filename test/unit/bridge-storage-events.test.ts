@@ -1,3 +1,4 @@
+import { RLP } from '@ethereumjs/rlp';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { id } from 'ethers';
 import { BRIDGE_ADDRESS } from '../../src/chain/base/addresses.js';
 import { BRIDGE_EVENTS, bridgeEventTopic, bridgeLog, type BridgeEventName } from '../../src/chain/native/bridge/events.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
+import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js';
 
 const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff || 1);
 
@@ -93,12 +95,21 @@ describe('the federation UTXOs the Bridge records', () => {
     const storage = new BridgeStorage(new MerkleStateManager());
     expect(await readFederationUtxos(storage)).toEqual([]);
     const utxos = [
-      { txid: bytes(32, 5), vout: 0, value: 500_000n, height: 104, script: bytes(23, 6) },
-      { txid: bytes(32, 7), vout: 3, value: 2_100_000_000_000_000n, height: 0, script: bytes(23, 6) },
+      { txid: bytes(32, 5), vout: 0, value: 500_000n, height: 104, script: bytes(23, 6), redeemScript: GENESIS_FEDERATION.redeemScript },
+      // A Flyover UTXO keeps its own redeem script.
+      { txid: bytes(32, 7), vout: 3, value: 2_100_000_000_000_000n, height: 0, script: bytes(23, 6), redeemScript: bytes(200, 8) },
     ];
     await writeFederationUtxos(storage, utxos);
     expect(await readFederationUtxos(storage)).toEqual(utxos);
     await writeFederationUtxos(storage, []);
     expect(await readFederationUtxos(storage)).toEqual([]);
+  });
+
+  it('reads a UTXO stored before Flyover (five fields, no redeem script) as spent with the federation\'s redeem script', async () => {
+    const { ACTIVE_FEDERATION_UTXOS_KEY, readFederationUtxos } = await import('../../src/chain/native/bridge/utxos.js');
+    const storage = new BridgeStorage(new MerkleStateManager());
+    await storage.set(ACTIVE_FEDERATION_UTXOS_KEY, RLP.encode([[bytes(32, 5), 1, 500_000, 104, bytes(23, 6)]]));
+    const [utxo] = await readFederationUtxos(storage);
+    expect(utxo).toEqual({ txid: bytes(32, 5), vout: 1, value: 500_000n, height: 104, script: bytes(23, 6), redeemScript: GENESIS_FEDERATION.redeemScript });
   });
 });

@@ -71,7 +71,7 @@ describe('a peg-out batch over the maximum Bitcoin transaction size', () => {
     const script = federationOutputScript(GENESIS_FEDERATION);
     await writeFederationUtxos(
       storage,
-      Array.from({ length: REQUESTS }, (_, i) => ({ txid: hash(i, 0xee), vout: 0, value: UTXO_SAT, height: 1, script })),
+      Array.from({ length: REQUESTS }, (_, i) => ({ txid: hash(i, 0xee), vout: 0, value: UTXO_SAT, height: 1, script, redeemScript: GENESIS_FEDERATION.redeemScript })),
     );
     const queue = Array.from({ length: REQUESTS }, (_, i) => ({ script: p2pkh(i), amount: REQUEST_SAT, rskTxHash: hash(i, 0x01) }));
     await writePegoutQueue(storage, queue);

@@ -6,8 +6,10 @@
  * The federation's output is spent too: P2SH-P2WSH of an ERP redeem script (OP_NOTIF <m-of-n
  * multisig> OP_ELSE <emergency branch> OP_ENDIF, native/bridge/federation.ts) through its multisig
  * branch, witness [empty, m signatures in key order, empty, redeem script], checked as
- * OP_CHECKMULTISIG checks them over the BIP143 sighash. Any other kind of output cannot be spent
- * here; the error says so.
+ * OP_CHECKMULTISIG checks them over the BIP143 sighash; and a Flyover federation's output, whose
+ * redeem script is <32-byte derivation hash> OP_DROP before the same ERP script (rskj
+ * FlyoverRedeemScriptBuilderImpl: the push and drop leave the stack as it was). Any other kind of
+ * output cannot be spent here; the error says so.
  */
 import { schnorr, secp256k1 } from '@noble/curves/secp256k1.js';
 import { ripemd160 } from '@noble/hashes/legacy.js';
@@ -51,7 +53,13 @@ function pushes(script: Uint8Array): Uint8Array[] | undefined {
   return items.every((item) => item instanceof Uint8Array) ? (items as Uint8Array[]) : undefined;
 }
 
-/** The m-of-n multisig that an ERP redeem script's OP_NOTIF branch holds; undefined for any other script. */
+/** FlyoverRedeemScriptBuilderImpl's prefix: the derivation hash (a Keccak256) pushed, then OP_DROP. */
+const FLYOVER_DERIVATION_HASH_LENGTH = 32;
+
+/**
+ * The m-of-n multisig that an ERP redeem script's OP_NOTIF branch holds, behind a flyover prefix
+ * or not; undefined for any other script.
+ */
 function erpMultisig(script: Uint8Array): { m: number; keys: Uint8Array[] } | undefined {
   let items;
   try {
@@ -59,6 +67,8 @@ function erpMultisig(script: Uint8Array): { m: number; keys: Uint8Array[] } | un
   } catch {
     return undefined;
   }
+  const [first, second] = items;
+  if (first instanceof Uint8Array && first.length === FLYOVER_DERIVATION_HASH_LENGTH && second === 'DROP') items = items.slice(2);
   const [notif, m] = items;
   if (notif !== 'NOTIF' || typeof m !== 'number') return undefined;
   const keys: Uint8Array[] = [];

@@ -78,7 +78,7 @@ async function signNext(context: FederationDutyContext, entry: PegoutWaitingForS
   const federation = activeFederation();
   const signer = signers().find((s) => !entry.signatures[0]!.some((sig) => sig.keyIndex === s.keyIndex));
   if (signer === undefined) return 'none';
-  const digests = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
+  const digests = releaseSighashes(entry.unsigned, entry.redeemScripts, entry.outpointValues);
   const signatures = digests.map((d) => secp256k1.sign(d, signer.privateKey, { prehash: false, format: 'der' }));
   await context.sendToBridge(addSignatureCall(federation.members[signer.keyIndex]!, signatures, entry.rskTxHash), signer.account);
   if (!entry.signatures.every((input) => input.length + 1 >= federation.threshold)) return undefined;
@@ -86,7 +86,7 @@ async function signNext(context: FederationDutyContext, entry: PegoutWaitingForS
   const sigs = entry.signatures.map((input, i) =>
     [...input, { keyIndex: signer.keyIndex, der: signatures[i]! }].sort((a, b) => a.keyIndex - b.keyIndex).slice(0, federation.threshold).map((s) => s.der),
   );
-  return { rskTxHash: entry.rskTxHash, raw: signedReleaseTx(entry.unsigned, federation.redeemScript, sigs) };
+  return { rskTxHash: entry.rskTxHash, raw: signedReleaseTx(entry.unsigned, entry.redeemScripts, sigs) };
 }
 
 const sameHash = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);

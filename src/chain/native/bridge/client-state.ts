@@ -84,7 +84,7 @@ function compareKeccak256(a: Uint8Array, b: Uint8Array): number {
 export function serializeRskTxsWaitingForSignatures(entries: readonly PegoutWaitingForSignatures[], federation: Federation): Uint8Array {
   const sorted = [...entries].sort((a, b) => compareKeccak256(a.rskTxHash, b.rskTxHash));
   return encodeList(
-    ...sorted.flatMap((e) => [encodeElement(e.rskTxHash), encodeElement(rskjReleaseTxBytes(e.unsigned, federation, e.signatures))]),
+    ...sorted.flatMap((e) => [encodeElement(e.rskTxHash), encodeElement(rskjReleaseTxBytes(e.unsigned, federation, e.signatures, e.redeemScripts))]),
   );
 }
 
@@ -103,7 +103,7 @@ export function serializePegoutsWaitingForConfirmationsWithTxHash(
   entries: readonly PegoutWaitingForConfirmations[],
   federation: Federation,
 ): Uint8Array {
-  const withTx = entries.map((e) => ({ e, tx: rskjReleaseTxBytes(e.unsigned, federation) }));
+  const withTx = entries.map((e) => ({ e, tx: rskjReleaseTxBytes(e.unsigned, federation, [], e.redeemScripts) }));
   withTx.sort((a, b) => compareBytes(a.tx, b.tx));
   return encodeList(...withTx.flatMap(({ e, tx }) => [encodeElement(tx), encodeBigInteger(e.blockNumber), encodeElement(e.rskTxHash)]));
 }

@@ -66,3 +66,6 @@ export const PEGOUT_BATCH_INTERVAL_BLOCKS = 50n;
 
 /** BridgeRegTestConstants rsk2BtcMinimumAcceptableConfirmations: RSK blocks before a batch may be signed. */
 export const PEGOUT_RSK_CONFIRMATIONS = 3n;
+
+/** constants/BridgeConstants.java getMaxRbtc: Coin.valueOf(21_000_000, 0), the RBTC the Bridge starts with, in satoshis. */
+export const MAX_RBTC_SATOSHIS = 2_100_000_000_000_000n;

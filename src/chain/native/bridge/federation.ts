@@ -110,10 +110,35 @@ export function p2shP2wshAddress(redeemScript: Uint8Array, version = BTC_REGTEST
   return base58check.encode(concatBytes(Uint8Array.of(version), scriptHash));
 }
 
-/** OP_HASH160 <20> OP_EQUAL: the P2SH output script paying a federation (what peg-ins pay). */
-export function federationOutputScript(federation: Federation): Uint8Array {
-  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(federation.redeemScript));
+/** FlyoverRedeemScriptBuilderImpl's prefix: the 32-byte derivation hash pushed (ScriptBuilder.data), then OP_DROP. */
+const FLYOVER_PREFIX_LENGTH = 34;
+const PUSH_32 = 0x20;
+
+/** FlyoverRedeemScriptBuilderImpl.of: <derivation hash> OP_DROP, then the federation's redeem script's chunks. */
+export function flyoverRedeemScript(derivationHash: Uint8Array, federationRedeemScript: Uint8Array): Uint8Array {
+  return concatBytes(Uint8Array.of(PUSH_32), derivationHash, Uint8Array.of(OP_DROP), federationRedeemScript);
+}
+
+/** Whether `script` is the federation's redeem script or a flyover one built on it. */
+export function isFederationRedeemScript(script: Uint8Array, federation: Federation): boolean {
+  if (equalBytes(script, federation.redeemScript)) return true;
+  return (
+    script.length === FLYOVER_PREFIX_LENGTH + federation.redeemScript.length &&
+    script[0] === PUSH_32 &&
+    script[FLYOVER_PREFIX_LENGTH - 1] === OP_DROP &&
+    equalBytes(script.subarray(FLYOVER_PREFIX_LENGTH), federation.redeemScript)
+  );
+}
+
+/** bitcoinj ScriptBuilder.createP2SHP2WSHOutputScript: OP_HASH160 <HASH160(OP_0 <sha256(redeemScript)>)> OP_EQUAL. */
+export function p2shP2wshOutputScript(redeemScript: Uint8Array): Uint8Array {
+  const witnessScript = concatBytes(Uint8Array.of(OP_0, 32), sha256(redeemScript));
   return concatBytes(Uint8Array.of(OP_HASH160, 20), ripemd160(sha256(witnessScript)), Uint8Array.of(OP_EQUAL));
+}
+
+/** The P2SH output script paying a federation (what peg-ins pay). */
+export function federationOutputScript(federation: Federation): Uint8Array {
+  return p2shP2wshOutputScript(federation.redeemScript);
 }
 
 function buildGenesisFederation(): Federation {

@@ -5,6 +5,7 @@
  * either returns the values to ABI-encode (and may push events) or fails as rskj's method throws.
  * On failure the EVM rolls back what the handler wrote, as for any failed call.
  */
+import { FLYOVER_HANDLERS } from './flyover.js';
 import { GOVERNANCE_HANDLERS } from './governance.js';
 import type { BridgeHandler } from './handler-types.js';
 import { PEGIN_HANDLERS } from './pegin.js';
@@ -21,4 +22,5 @@ export const BRIDGE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   ...UNION_HANDLERS,
   ...PEGIN_HANDLERS,
   ...PEGOUT_HANDLERS,
+  ...FLYOVER_HANDLERS,
 };

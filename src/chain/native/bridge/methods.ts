@@ -121,7 +121,7 @@ export const BRIDGE_METHODS: BridgeMethod[] = [
   m('clearSuperEvent', [], [], 8_000, false, false, HANDLER),
   m('setBaseEvent', ['bytes'], [], 8_000, false, false, HANDLER),
   m('clearBaseEvent', [], [], 8_000, false, false, HANDLER),
-  // Flyover (RSKIP176): its caller checks; the peg-in part is not emulated (surface.ts).
+  // Flyover (RSKIP176): flyover.ts.
   m('registerFastBridgeBtcTransaction', ['bytes', 'uint256', 'bytes', 'bytes32', 'bytes', 'address', 'bytes', 'bool'], ['int256'], 25_000, false, false, HANDLER),
 
   // State-changing methods. The federation votes are not emulated (they answer as for a caller

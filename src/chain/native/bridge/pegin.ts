@@ -20,7 +20,7 @@ import { bridgeLog } from './events.js';
 import { encodeAbi, readWord, selector } from '../abi.js';
 import { BTC_TX_NOT_PROCESSED_HEIGHT, MINIMUM_PEGIN_TX_VALUE_SATOSHIS } from './constants.js';
 import { activeFederation } from './getters.js';
-import { federationOutputScript } from './federation.js';
+import { federationOutputScript, isFederationRedeemScript } from './federation.js';
 import { PeginParseError, peginInformation, type BtcAddressHash } from './pegin-info.js';
 import { PmtError, pmtContains, pmtHasExpectedSize, readPartialMerkleTree } from './pmt.js';
 import { coinbaseWitnessRoot, markProcessed, processedHeight, processedHeightByDisplayHex, setCoinbaseWitnessRoot } from './processed.js';
@@ -96,10 +96,10 @@ function verifyFailure(tx: BtcTransaction): string | undefined {
 
 type PegTxType = 'PEGIN' | 'PEGOUT_OR_MIGRATION' | 'UNKNOWN';
 
-/** Whether input `i` spends from the federation: its witness script is the federation's redeem script. */
+/** Whether an input spends from the federation: its witness script is the federation's redeem script or a flyover one (flyover.ts). */
 function spendsFromFederation(tx: BtcTransaction): boolean {
-  const redeemScript = activeFederation().redeemScript;
-  return tx.inputs.some((input) => input.witness.length > 0 && equalsBytes(input.witness[input.witness.length - 1]!, redeemScript));
+  const federation = activeFederation();
+  return tx.inputs.some((input) => input.witness.length > 0 && isFederationRedeemScript(input.witness[input.witness.length - 1]!, federation));
 }
 
 /**
@@ -123,7 +123,8 @@ function transactionType(tx: BtcTransaction, height: number): PegTxType {
 /** BridgeSupport.registerNewUtxos: the outputs to the federation join its UTXOs; the tx is processed. */
 async function registerNewUtxos(context: BridgeContext, tx: BtcTransaction, height: number): Promise<void> {
   const fedScript = federationOutputScript(activeFederation());
-  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script }] : []));
+  const redeemScript = activeFederation().redeemScript;
+  const added = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ txid: reversed(tx.txid), vout, value: o.amount, height, script: o.script, redeemScript }] : []));
   if (added.length > 0) await writeFederationUtxos(context.storage, [...(await readFederationUtxos(context.storage)), ...added]);
   await markProcessed(context.storage, tx.txid, context.call.block.number);
 }
@@ -181,7 +182,8 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
   if (evaluation.action === 'REFUND') {
     // handleRefundablePegin: the refund is built at once (generateRejectionRelease, pegout.ts) and
     // waits for confirmations and signatures like a peg-out batch; the peg-in is marked processed.
-    const outputs = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script }] : []));
+    const redeemScript = activeFederation().redeemScript;
+    const outputs = tx.outputs.flatMap((o, vout) => (equalsBytes(o.script, fedScript) ? [{ vout, value: o.amount, script: o.script, redeemScript }] : []));
     await settlePeginRefund(context, txHash, outputs, height, evaluation.refundAddress);
     await markProcessed(context.storage, tx.txid, context.call.block.number);
     return ok;
@@ -192,11 +194,59 @@ async function registerPegIn(context: BridgeContext, tx: BtcTransaction, height:
 }
 
 /** BridgeSupport.isBlockMerkleRootValid: the header's root, or the registered witness root (RSKIP143). */
-async function merkleRootMatches(context: BridgeContext, root: Uint8Array, height: number): Promise<boolean> {
+async function merkleRootMatches(context: Pick<BridgeContext, 'btc' | 'storage'>, root: Uint8Array, height: number): Promise<boolean> {
   const block = context.btc.blockAt(height)!;
   if (equalsBytes(block.header.subarray(36, 68), root)) return true;
   const witnessRoot = await coinbaseWitnessRoot(context.storage, block.hash);
   return witnessRoot !== undefined && equalsBytes(witnessRoot, root);
+}
+
+/**
+ * BridgeSupport.validationsForRegisterBtcTransaction, shared with the Flyover peg-in (flyover.ts):
+ * 'valid', 'invalid' (rskj returns false: the caller swallows it, or Flyover answers -303), or
+ * `fail` with the message of the exception rskj throws. `hash` is sha256d of `raw` (internal order).
+ */
+export async function validationsForRegisterBtcTransaction(
+  context: Pick<BridgeContext, 'btc' | 'storage'>,
+  hash: Uint8Array,
+  height: number,
+  pmt: Uint8Array,
+  raw: Uint8Array,
+): Promise<'valid' | 'invalid' | { fail: string }> {
+  // validateHeightAndConfirmations: a negative height (its exception is caught) or fewer than 3 confirmations.
+  if (height < 0 || context.btc.tip.height - height + 1 < PEGIN_MINIMUM_CONFIRMATIONS) return 'invalid';
+  // PartialMerkleTreeFormatUtils.hasExpectedSize: throws.
+  if (!pmtHasExpectedSize(pmt)) return { fail: "PartialMerkleTree doesn't have expected size" };
+  // BridgeUtils.calculateMerkleRoot: a tree bitcoinj cannot read throws; the tx not in it is invalid.
+  let root: Uint8Array;
+  try {
+    const contents = readPartialMerkleTree(pmt);
+    if (!pmtContains(contents, hash)) return 'invalid';
+    root = contents.root;
+  } catch (err) {
+    if (err instanceof PmtError) return { fail: err.message };
+    throw err;
+  }
+  // BridgeUtils.validateInputsCount (segwit-aware): no inputs throws.
+  try {
+    if (inputsCount(raw) === 0) return { fail: 'Transaction had no inputs or no outputs.' };
+  } catch {
+    return { fail: 'transaction too short to hold its input count' };
+  }
+  // The root against the header at `height` on the best chain, or the registered witness root.
+  return (await merkleRootMatches(context, root, height)) ? 'valid' : 'invalid';
+}
+
+/** `new BtcTransaction(params, raw)` then `verify()`: the parsed transaction, or the message bitcoinj throws. */
+export function parseAndVerify(raw: Uint8Array): BtcTransaction | { fail: string } {
+  let tx: BtcTransaction;
+  try {
+    tx = parseTransaction(raw);
+  } catch (err) {
+    return { fail: `not a Bitcoin transaction: ${(err as Error).message}` };
+  }
+  const failure = verifyFailure(tx);
+  return failure === undefined ? tx : { fail: failure };
 }
 
 /** Bridge.registerBtcTransaction(bytes tx, int256 height, bytes pmt), public since RSKIP199. */
@@ -206,37 +256,12 @@ const registerBtcTransaction: BridgeHandler = async (context) => {
   const hash = sha256d(raw); // BtcTransactionFormatUtils.calculateBtcTxHash: the wtxid of a segwit tx
   // 1. Already processed: swallowed.
   if ((await processedHeight(context.storage, hash)) !== undefined) return ok;
-  // 2. validateHeightAndConfirmations: a negative height or fewer than 3 confirmations, swallowed.
-  if (height < 0 || context.btc.tip.height - height + 1 < PEGIN_MINIMUM_CONFIRMATIONS) return ok;
-  // 3. PartialMerkleTreeFormatUtils.hasExpectedSize: throws.
-  if (!pmtHasExpectedSize(pmt)) return { fail: "PartialMerkleTree doesn't have expected size" };
-  // 4. BridgeUtils.calculateMerkleRoot: a tree bitcoinj cannot read throws; the tx not in it is swallowed.
-  let root: Uint8Array;
-  try {
-    const contents = readPartialMerkleTree(pmt);
-    if (!pmtContains(contents, hash)) return ok;
-    root = contents.root;
-  } catch (err) {
-    if (err instanceof PmtError) return { fail: err.message };
-    throw err;
-  }
-  // 5. BridgeUtils.validateInputsCount (segwit-aware): no inputs throws.
-  try {
-    if (inputsCount(raw) === 0) return { fail: 'Transaction had no inputs or no outputs.' };
-  } catch {
-    return { fail: 'transaction too short to hold its input count' };
-  }
-  // 6. The root against the header at `height` on the best chain, or the registered witness root: swallowed.
-  if (!(await merkleRootMatches(context, root, height))) return ok;
+  // 2-6. Height and confirmations, the tree, the inputs count, the merkle root: false is swallowed.
+  const validation = await validationsForRegisterBtcTransaction(context, hash, height, pmt, raw);
+  if (validation !== 'valid') return validation === 'invalid' ? ok : validation;
   // 7. Parse and verify (both throw), then the processed check again with the txid.
-  let tx: BtcTransaction;
-  try {
-    tx = parseTransaction(raw);
-  } catch (err) {
-    return { fail: `not a Bitcoin transaction: ${(err as Error).message}` };
-  }
-  const failure = verifyFailure(tx);
-  if (failure !== undefined) return { fail: failure };
+  const tx = parseAndVerify(raw);
+  if ('fail' in tx) return tx;
   if ((await processedHeight(context.storage, tx.txid)) !== undefined) return ok;
   // 8. Classify and act.
   try {

@@ -65,7 +65,7 @@ export const addSignatureHandler: BridgeHandler = async ({ call, args, storage, 
   const compressed = secp256k1.Point.fromBytes(publicKey).toBytes(true);
   const keyIndex = federation.members.findIndex((k) => equalBytes(k, compressed));
   if (keyIndex < 0) return ok(); // "does not belong to any of the federators"
-  const sighashes = releaseSighashes(entry.unsigned, federation.redeemScript, entry.outpointValues);
+  const sighashes = releaseSighashes(entry.unsigned, entry.redeemScripts, entry.outpointValues);
   if (!signatures.every((der, i) => verifies(der, sighashes[i]!, compressed))) return ok(); // processSigning: SignatureException
 
   // BridgeSupport.sign: stops at the first input this federator already signed.
@@ -82,7 +82,7 @@ export const addSignatureHandler: BridgeHandler = async ({ call, args, storage, 
   const complete = entry.signatures.every((input) => input.length >= federation.threshold);
   if (complete) {
     const sigs = entry.signatures.map((input) => input.slice(0, federation.threshold).map((s) => s.der));
-    logs.push(bridgeLog('release_btc', [rskTxHash], [signedReleaseTx(entry.unsigned, federation.redeemScript, sigs)]));
+    logs.push(bridgeLog('release_btc', [rskTxHash], [signedReleaseTx(entry.unsigned, entry.redeemScripts, sigs)]));
     await writeWaitingForSignatures(storage, signing.filter((s) => s !== entry));
   } else if (signed) {
     await writeWaitingForSignatures(storage, signing);

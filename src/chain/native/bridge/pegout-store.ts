@@ -3,9 +3,16 @@
  * (P/BridgeStorageIndexKey.java): the request queue, the batches waiting for RSK confirmations,
  * the batches waiting for signatures, and the next peg-out height. Each is one RLP value; the
  * encodings are ours (rskj's are bitcoinj serializations), the contents are rskj's entries.
+ *
+ * A release transaction is kept without witnesses, so the redeem script each input is signed and
+ * witnessed with (rskj's transaction carries it in the input's base witness) is kept beside it:
+ * `redeemScripts`, written only when some input is not the federation's (a Flyover UTXO's), so
+ * entries stored before Flyover existed read as the federation's (the genesis federation, the only
+ * one a devnode's Bridge has) for every input.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { bigIntToUnpaddedBytes, bytesToBigInt, equalsBytes } from '@ethereumjs/util';
+import { GENESIS_FEDERATION } from './federation.js';
 import type { BridgeStorage } from './storage.js';
 
 const QUEUE_KEY = 'releaseRequestQueueWithTxHash';
@@ -28,6 +35,8 @@ export interface PegoutWaitingForConfirmations {
   unsigned: Uint8Array;
   /** The values of the outpoints it spends, in input order (RSKIP305 "releasesOutpointsValues"). */
   outpointValues: bigint[];
+  /** The redeem script of each input, in input order. */
+  redeemScripts: Uint8Array[];
   blockNumber: bigint;
   /** The updateCollections transaction that built it (RSKIP375: the waiting-for-signatures key). */
   rskTxHash: Uint8Array;
@@ -38,12 +47,25 @@ export interface PegoutWaitingForSignatures {
   rskTxHash: Uint8Array;
   unsigned: Uint8Array;
   outpointValues: bigint[];
+  /** The redeem script of each input, in input order. */
+  redeemScripts: Uint8Array[];
   /** Per input, the DER signatures so far, by the index of their federator's key in the redeem script's multisig. */
   signatures: { keyIndex: number; der: Uint8Array }[][];
 }
 
 const big = (b: Uint8Array) => bytesToBigInt(b);
 const enc = (n: bigint) => bigIntToUnpaddedBytes(n);
+
+/** The stored redeem scripts of `inputs` inputs: absent means the federation's for each. */
+function decodeRedeemScripts(stored: Uint8Array[] | undefined, inputs: number): Uint8Array[] {
+  return stored ?? Array.from({ length: inputs }, () => GENESIS_FEDERATION.redeemScript);
+}
+
+/** Nothing when every input is the federation's (the encoding entries had before Flyover). */
+function encodeRedeemScripts(scripts: readonly Uint8Array[]): Uint8Array[][] {
+  const federationScript = GENESIS_FEDERATION.redeemScript;
+  return scripts.every((s) => equalsBytes(s, federationScript)) ? [] : [[...scripts]];
+}
 
 async function readList(storage: BridgeStorage, key: string): Promise<unknown[]> {
   const raw = await storage.get(key);
@@ -67,8 +89,8 @@ export async function writePegoutQueue(storage: BridgeStorage, queue: readonly P
 
 export async function readWaitingForConfirmations(storage: BridgeStorage): Promise<PegoutWaitingForConfirmations[]> {
   return (await readList(storage, WAITING_FOR_CONFIRMATIONS_KEY)).map((item) => {
-    const [unsigned, values, blockNumber, rskTxHash] = item as [Uint8Array, Uint8Array[], Uint8Array, Uint8Array];
-    return { unsigned, outpointValues: values.map(big), blockNumber: big(blockNumber), rskTxHash };
+    const [unsigned, values, blockNumber, rskTxHash, scripts] = item as [Uint8Array, Uint8Array[], Uint8Array, Uint8Array, Uint8Array[]?];
+    return { unsigned, outpointValues: values.map(big), redeemScripts: decodeRedeemScripts(scripts, values.length), blockNumber: big(blockNumber), rskTxHash };
   });
 }
 
@@ -76,17 +98,18 @@ export async function writeWaitingForConfirmations(storage: BridgeStorage, entri
   await writeList(
     storage,
     WAITING_FOR_CONFIRMATIONS_KEY,
-    entries.map((e) => [e.unsigned, e.outpointValues.map(enc), enc(e.blockNumber), e.rskTxHash]),
+    entries.map((e) => [e.unsigned, e.outpointValues.map(enc), enc(e.blockNumber), e.rskTxHash, ...encodeRedeemScripts(e.redeemScripts)]),
   );
 }
 
 export async function readWaitingForSignatures(storage: BridgeStorage): Promise<PegoutWaitingForSignatures[]> {
   return (await readList(storage, WAITING_FOR_SIGNATURES_KEY)).map((item) => {
-    const [rskTxHash, unsigned, values, signatures] = item as [Uint8Array, Uint8Array, Uint8Array[], Uint8Array[][][]];
+    const [rskTxHash, unsigned, values, signatures, scripts] = item as [Uint8Array, Uint8Array, Uint8Array[], Uint8Array[][][], Uint8Array[]?];
     return {
       rskTxHash,
       unsigned,
       outpointValues: values.map(big),
+      redeemScripts: decodeRedeemScripts(scripts, values.length),
       signatures: signatures.map((input) => input.map(([keyIndex, der]) => ({ keyIndex: Number(big(keyIndex!)), der: der! }))),
     };
   });
@@ -101,6 +124,7 @@ export async function writeWaitingForSignatures(storage: BridgeStorage, entries:
       e.unsigned,
       e.outpointValues.map(enc),
       e.signatures.map((input) => input.map((s) => [enc(BigInt(s.keyIndex)), s.der])),
+      ...encodeRedeemScripts(e.redeemScripts),
     ]),
   );
 }

@@ -131,7 +131,7 @@ function encodeOutpointValues(values: readonly bigint[]): Uint8Array {
 async function settleRelease({ call, storage, logs }: BridgeContext, tx: ReleaseTx, rskTxHash: Uint8Array, amount: bigint): Promise<void> {
   const outpointValues = tx.spent.map((u) => u.value);
   const waiting = await readWaitingForConfirmations(storage);
-  waiting.push({ unsigned: tx.unsigned, outpointValues, blockNumber: call.block.number, rskTxHash });
+  waiting.push({ unsigned: tx.unsigned, outpointValues, redeemScripts: tx.spent.map((u) => u.redeemScript), blockNumber: call.block.number, rskTxHash });
   await writeWaitingForConfirmations(storage, waiting);
   logs.push(bridgeLog('release_requested', [rskTxHash, tx.txid], [amount]));
   logs.push(bridgeLog('pegout_transaction_created', [tx.txid], [encodeOutpointValues(outpointValues)]));
@@ -144,19 +144,21 @@ export interface RefundDestination {
 }
 
 /**
- * BridgeSupport.generateRejectionRelease (a REFUND peg-in, handleRefundablePegin): a transaction
- * spending the peg-in's outputs to the federation back to `destination`, waiting for confirmations
- * like a batch. rskj logs and panics when it cannot be built (the BTC stay with the federation,
- * unrecorded); so do we, without the panic.
+ * BridgeSupport.generateRejectionRelease (a REFUND peg-in, handleRefundablePegin) and
+ * generateFlyoverRejectionReleaseWithWalletProvider (a Flyover peg-in over the locking cap): a
+ * transaction spending the peg-in's outputs to the federation (or to the flyover federation, with
+ * its redeem script) back to `destination`, waiting for confirmations like a batch. rskj logs and
+ * panics when it cannot be built (the BTC stay with the federation, unrecorded); so do we, without
+ * the panic.
  */
 export async function settlePeginRefund(
   context: BridgeContext,
   peginTxid: Uint8Array,
-  outputs: readonly { vout: number; value: bigint; script: Uint8Array }[],
+  outputs: readonly { vout: number; value: bigint; script: Uint8Array; redeemScript: Uint8Array }[],
   height: number,
   destination: RefundDestination,
 ): Promise<void> {
-  const utxos = outputs.map((o) => ({ txid: peginTxid, vout: o.vout, value: o.value, height, script: o.script }));
+  const utxos = outputs.map((o) => ({ txid: peginTxid, vout: o.vout, value: o.value, height, script: o.script, redeemScript: o.redeemScript }));
   const script = OutScript.encode({ type: destination.kind === 'p2pkh' ? 'pkh' : 'sh', hash: destination.hash });
   const build = buildRefundTx(activeFederation(), utxos, script, await feePerKb(context.storage));
   if ('error' in build) return;
@@ -216,7 +218,13 @@ async function processConfirmedPegouts({ call, storage, logs }: BridgeContext): 
   if (signing.some((s) => equalBytes(s.rskTxHash, entry.rskTxHash))) {
     return 'An entry for the given rskTxHash already exists. Entry overriding is not allowed for pegoutsWaitingForSignatures map.';
   }
-  signing.push({ rskTxHash: entry.rskTxHash, unsigned: entry.unsigned, outpointValues: entry.outpointValues, signatures: entry.outpointValues.map(() => []) });
+  signing.push({
+    rskTxHash: entry.rskTxHash,
+    unsigned: entry.unsigned,
+    outpointValues: entry.outpointValues,
+    redeemScripts: entry.redeemScripts,
+    signatures: entry.outpointValues.map(() => []),
+  });
   await writeWaitingForSignatures(storage, signing);
   waiting.splice(index, 1);
   await writeWaitingForConfirmations(storage, waiting);

@@ -5,7 +5,9 @@
  * the federation, the fee paid by the recipients (recipientsPayFees = true), the inputs left
  * unsigned with the federation's base script (sr.signInputs = false; addSpendingFederationBaseScript).
  * And what addSignature needs of it: each input's BIP143 sighash and, once the threshold has
- * signed, the witness that spends the federation's P2SH-P2WSH output.
+ * signed, the witness that spends the federation's P2SH-P2WSH output. Each input uses the redeem
+ * script of the UTXO it spends (utxos.ts): the federation's, or a Flyover UTXO's flyover redeem
+ * script (rskj's FlyoverCompatibleBtcWallet gives addSpendingFederationBaseScript that one).
  *
  * Our choices where bitcoinj's wallet is not reproduced byte for byte (docs/decisions.md, "Peg-out: the batch"):
  * - coins: bitcoinj's DefaultCoinSelector order (most confirmations first, then the larger value,
@@ -20,7 +22,7 @@ import { concatBytes } from '@noble/hashes/utils.js';
 import { RawTx, Transaction } from '@scure/btc-signer';
 import { sha256d } from '../../base/bytes.js';
 import { reversed } from '../../bitcoin/encoding.js';
-import type { Federation } from './federation.js';
+import { federationOutputScript, type Federation } from './federation.js';
 import { segwitPegoutTxSize } from './getters.js';
 import type { FederationUtxo } from './utxos.js';
 
@@ -111,12 +113,12 @@ export function buildReleaseTx(
   const shares = splitFee(fee, recipients.length);
   const received = recipients.map((r, i) => r.amount - shares[i]!);
   if (received.some((v) => v < RELEASE_DUST_SATOSHIS)) return { error: 'COULD_NOT_ADJUST_DOWNWARDS' };
-  const scriptSig = baseScriptSig(federation.redeemScript);
-  const changeScript = spent[0]!.script;
+  // ReleaseTransactionBuilder: the change goes to the federation's own address (never a flyover one).
+  const changeScript = federationOutputScript(federation);
   const unsigned = RawTx.encode({
     version: RELEASE_TX_VERSION,
     segwitFlag: false,
-    inputs: spent.map((u) => ({ txid: u.txid, index: u.vout, finalScriptSig: scriptSig, sequence: FINAL_SEQUENCE })),
+    inputs: spent.map((u) => ({ txid: u.txid, index: u.vout, finalScriptSig: baseScriptSig(u.redeemScript), sequence: FINAL_SEQUENCE })),
     outputs: [
       ...recipients.map((r, i) => ({ amount: received[i]!, script: r.script })),
       ...(change > 0n ? [{ amount: change, script: changeScript }] : []),
@@ -124,7 +126,7 @@ export function buildReleaseTx(
     witnesses: undefined,
     lockTime: 0,
   });
-  if (rskjReleaseTxBytes(unsigned, federation).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
+  if (rskjReleaseTxBytes(unsigned, federation, [], spent.map((u) => u.redeemScript)).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
   return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent, fee, received, change } };
 }
 
@@ -140,12 +142,12 @@ export function buildRefundTx(federation: Federation, utxos: readonly Federation
   const unsigned = RawTx.encode({
     version: RELEASE_TX_VERSION,
     segwitFlag: false,
-    inputs: utxos.map((u) => ({ txid: u.txid, index: u.vout, finalScriptSig: baseScriptSig(federation.redeemScript), sequence: FINAL_SEQUENCE })),
+    inputs: utxos.map((u) => ({ txid: u.txid, index: u.vout, finalScriptSig: baseScriptSig(u.redeemScript), sequence: FINAL_SEQUENCE })),
     outputs: [{ amount: total - fee, script }],
     witnesses: undefined,
     lockTime: 0,
   });
-  if (rskjReleaseTxBytes(unsigned, federation).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
+  if (rskjReleaseTxBytes(unsigned, federation, [], utxos.map((u) => u.redeemScript)).length > MAX_STANDARD_TX_SIZE) return { error: 'EXCEED_MAX_TRANSACTION_SIZE' };
   return { tx: { unsigned, txid: reversed(sha256d(unsigned)), spent: [...utxos], fee, received: [total - fee], change: 0n } };
 }
 
@@ -155,47 +157,50 @@ function parsed(unsigned: Uint8Array): Transaction {
 
 /**
  * BridgeSupport.generateSigHashForSegwitTransactionInput: the BIP143 SIGHASH_ALL digest of each
- * input, with the redeem script as the script code and the stored outpoint value.
+ * input, with its redeem script as the script code and the stored outpoint value.
  */
-export function releaseSighashes(unsigned: Uint8Array, redeemScript: Uint8Array, outpointValues: readonly bigint[]): Uint8Array[] {
+export function releaseSighashes(unsigned: Uint8Array, redeemScripts: readonly Uint8Array[], outpointValues: readonly bigint[]): Uint8Array[] {
   const tx = parsed(unsigned);
-  return outpointValues.map((value, i) => tx.preimageWitnessV0(i, redeemScript, SIGHASH_ALL, value));
+  return outpointValues.map((value, i) => tx.preimageWitnessV0(i, redeemScripts[i]!, SIGHASH_ALL, value));
 }
 
 /**
  * bitcoinSerialize of a release transaction as rskj holds it (getStateFor*, client-state.ts; the
  * size bitcoinj's Wallet.completeTx checks): every input's witness is the
- * federation's base witness, with `signatures[i]` (input i's, by key index) in the first slots.
+ * federation's base witness, with `signatures[i]` (input i's, by key index) in the first slots,
+ * and `redeemScripts[i]` (the federation's when not given) last.
  */
 export function rskjReleaseTxBytes(
   unsigned: Uint8Array,
   federation: Pick<Federation, 'redeemScript' | 'threshold'>,
   signatures: readonly (readonly { keyIndex: number; der: Uint8Array }[])[] = [],
+  redeemScripts: readonly Uint8Array[] = [],
 ): Uint8Array {
   const raw = RawTx.decode(unsigned);
   const empty = new Uint8Array(0);
   const witnesses = raw.inputs.map((_, i) => {
     const sigs = [...(signatures[i] ?? [])].sort((a, b) => a.keyIndex - b.keyIndex).map((s) => concatBytes(s.der, Uint8Array.of(SIGHASH_ALL)));
     const placeholders = Array.from({ length: Math.max(0, federation.threshold - sigs.length) }, () => empty);
-    return [empty, ...sigs, ...placeholders, empty, federation.redeemScript];
+    return [empty, ...sigs, ...placeholders, empty, redeemScripts[i] ?? federation.redeemScript];
   });
   return RawTx.encode({ ...raw, segwitFlag: true, witnesses });
 }
 
 /**
- * The fully signed transaction: each input's witness spends the redeem script's first branch,
+ * The fully signed transaction: each input's witness spends its redeem script's first branch,
  * [empty (CHECKMULTISIG's extra pop), signatures in the keys' order, empty (OP_NOTIF takes the
  * multisig branch), redeem script]. `signatures[i]` are input i's DER signatures (without the
- * sighash byte), already in the order of the keys in the script.
+ * sighash byte), already in the order of the keys in the script; `redeemScripts[i]` its script
+ * (a flyover one pushes its hash and drops it before the same OP_NOTIF).
  */
-export function signedReleaseTx(unsigned: Uint8Array, redeemScript: Uint8Array, signatures: readonly Uint8Array[][]): Uint8Array {
+export function signedReleaseTx(unsigned: Uint8Array, redeemScripts: readonly Uint8Array[], signatures: readonly Uint8Array[][]): Uint8Array {
   const raw = RawTx.decode(unsigned);
   const empty = new Uint8Array(0);
-  const witnesses = signatures.map((sigs) => [
+  const witnesses = signatures.map((sigs, i) => [
     empty,
     ...sigs.map((der) => concatBytes(der, Uint8Array.of(SIGHASH_ALL))),
     empty,
-    redeemScript,
+    redeemScripts[i]!,
   ]);
   return RawTx.encode({ ...raw, segwitFlag: true, witnesses });
 }

@@ -5,7 +5,6 @@
  * genesis one forever: no retiring, pending or proposed federation exists and no federation change
  * is recorded (the votes for one answer UNAUTHORIZED, methods.ts).
  */
-import { bytesToHex } from '@noble/hashes/utils.js';
 import { stateForBtcReleaseClient, stateForDebugging, stateForSvpClient } from './client-state.js';
 import type { AbiValue } from '../abi.js';
 import type { BridgeHandler, BridgeHandlerResult } from './handler-types.js';
@@ -17,16 +16,6 @@ import { readFederationUtxos } from './utxos.js';
 const FEDERATION_NON_EXISTENT = -1n;
 const EMPTY = new Uint8Array(0);
 
-/** FlyoverTxResponseCodes. */
-const FLYOVER = {
-  NOT_CONTRACT: -300n,
-  INVALID_SENDER: -301n,
-  GENERIC_ERROR: -900n,
-} as const;
-/** bitcoinj RegTestParams addressHeader / p2shHeader: the versions a regtest Address accepts. */
-const BTC_REGTEST_ADDRESS_VERSIONS = new Set([111, 196]);
-/** BridgeUtils.deserializeBtcAddressWithVersion (RSKIP284): 1 version byte + 20 hash bytes. */
-const VERSIONED_ADDRESS_LENGTH = 21;
 
 const answer = (...values: AbiValue[]): BridgeHandlerResult => ({ values });
 const constant = (value: bigint | string | Uint8Array): BridgeHandler => async () => ({ values: [value] });
@@ -42,10 +31,6 @@ const noFederatorKey =
     if (type !== 'btc' && type !== 'rsk' && type !== 'mst') return { fail: `Exception in ${name}` };
     return { values: [EMPTY] };
   };
-
-function validRegtestAddress(info: Uint8Array): boolean {
-  return info.length === VERSIONED_ADDRESS_LENGTH && BTC_REGTEST_ADDRESS_VERSIONS.has(info[0]!);
-}
 
 export const SURFACE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   // Bridge.getRetiringFederation*: "" for the address, FEDERATION_NON_EXISTENT for the numbers.
@@ -78,16 +63,5 @@ export const SURFACE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   // hasBtcBlockCoinbaseTransactionInformation: pegin.ts (what registerBtcCoinbaseTransaction stores);
   // getEstimatedFeesForPegOutAmount: pegout.ts (the simulated batch).
 
-  // Bridge.registerFlyoverBtcTransaction + BridgeSupport.registerFlyoverBtcTransaction: the address
-  // arguments first (a bad one is GENERIC_ERROR), then the caller: a transaction's own call is not
-  // a contract's (NOT_CONTRACT), and the calling contract must be the LBC named (INVALID_SENDER).
-  // What follows (derivation hash, the peg-in's validations and transfer) is not emulated: the call
-  // fails rather than answer a code rskj might not give.
-  registerFastBridgeBtcTransaction: async ({ call, args }) => {
-    const [, , , , refundAddress, lbcAddress, lpAddress] = args as Uint8Array[];
-    if (!validRegtestAddress(refundAddress!) || !validRegtestAddress(lpAddress!)) return answer(FLYOVER.GENERIC_ERROR);
-    if (call.depth === 0) return answer(FLYOVER.NOT_CONTRACT);
-    if (bytesToHex(call.caller) !== bytesToHex(lbcAddress!)) return answer(FLYOVER.INVALID_SENDER);
-    return { fail: 'registerFastBridgeBtcTransaction: the Flyover peg-in is not emulated by this node yet' };
-  },
+  // registerFastBridgeBtcTransaction: flyover.ts.
 };
