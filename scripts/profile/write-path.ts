@@ -9,6 +9,7 @@
  *   npm run build && npx tsx scripts/profile/write-path.ts [--count 400] [--in-memory] [--top 15]
  *     [--node=--max-semi-space-size=16 ...]   (flags for node itself, before the bin)
  *     [--bin .dist-before/bin/rsk-devnode.js]  (another build, copied inside the checkout)
+ *     [--alloc-prof FILE]                      (bytes allocated by function in the window)
  *     [--plain]                                (no trace flags: their output costs CPU too)
  *     [--cpu-prof DIR] [--heap-prof DIR]       (the node's own profilers; files land in DIR)
  *     [-- --log-level warn ...]                (flags for the bin)
@@ -21,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
+import { WebSocket } from 'ws';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
 import { Connection, requestHead, requestText } from '../bench/client.js';
 
@@ -38,6 +40,8 @@ const WARM_UP = 150;
 const CLOCK_TICKS_PER_SECOND = 100;
 /** Time for the node's trace lines (C stdio, buffered) written before a mark to reach its file. */
 const TRACE_SETTLE_MS = 100;
+/** The sampling heap profiler's mean interval: one sample per this many bytes allocated. */
+const ALLOCATION_SAMPLE_BYTES = 16_384;
 /** How often the node's output is read for its banner while it starts. */
 const STARTUP_POLL_MS = 20;
 const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
@@ -55,6 +59,11 @@ const { values, positionals } = parseArgs({
     'heap-prof': { type: 'string' },
     /** Without --trace-gc/--trace-opt/--trace-deopt (their output costs the node CPU too): CPU and wall only. */
     plain: { type: 'boolean', default: false },
+    /**
+     * Allocation profile of the window (V8's sampling heap profiler through the inspector, with the
+     * objects later collected counted too): allocated bytes by function, top --top printed, written to this file.
+     */
+    'alloc-prof': { type: 'string' },
     /** Writes the window's trace lines to this file (to read what the counts summarize). */
     'save-trace': { type: 'string' },
   },
@@ -100,6 +109,42 @@ function traceCounts(text: string): { kinds: Map<string, number>; deopts: Map<st
   return { kinds, deopts, opts };
 }
 
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** A minimal Chrome DevTools Protocol client over the node's --inspect WebSocket. */
+class Inspector {
+  private next = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
+      if (message.id !== undefined) this.waiting.get(message.id)?.(message.result);
+    });
+  }
+
+  static open(url: string): Promise<Inspector> {
+    const socket = new WebSocket(url);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new Inspector(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  call(method: string, params: object = {}): Promise<unknown> {
+    const id = this.next++;
+    this.socket.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
 async function main(): Promise<void> {
   const count = Number(values.count);
   const dataDir = mkdtempSync(join(tmpdir(), 'write-path-'));
@@ -109,14 +154,15 @@ async function main(): Promise<void> {
     ...(values['heap-prof'] === undefined ? [] : ['--heap-prof', `--heap-prof-dir=${values['heap-prof']}`]),
   ];
   const traces = values.plain ? [] : ['--trace-gc', '--trace-opt', '--trace-deopt'];
-  const nodeArgs = [...traces, ...profilers, ...values.node!];
+  const inspect = values['alloc-prof'] === undefined ? [] : ['--inspect=127.0.0.1:0'];
+  const nodeArgs = [...traces, ...inspect, ...profilers, ...values.node!];
   // The node's output goes to a file, as in the bench (peers.ts): a pipe would wake this process,
   // the client, at every log line.
   const logFile = join(dataDir, '..', `${basename(dataDir)}.log`);
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, values.bin!, '--port', '0', '--api-key', KEY, '--daily-limit', '1000000000', ...storage, ...positionals], {
     cwd: ROOT,
-    stdio: ['ignore', log, 'inherit'],
+    stdio: ['ignore', log, inspect.length === 0 ? 'inherit' : log],
   });
   closeSync(log);
   const output = () => readFileSync(logFile, 'utf8');
@@ -127,6 +173,7 @@ async function main(): Promise<void> {
     const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output());
     if (match !== null) port = Number(match[1]);
   }
+  const inspector = inspect.length === 0 ? undefined : await Inspector.open(/ws:\/\/\S+/.exec(output())![0]);
   const url = new URL(`http://127.0.0.1:${port}/${KEY}`);
   const head = requestHead(url);
   const connection = new Connection(url.hostname, port);
@@ -161,11 +208,14 @@ async function main(): Promise<void> {
   times.length = 0;
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
   const traceFrom = output().length;
+  await inspector?.call('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLE_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   const before = cpuByThread(child.pid!);
   const started = performance.now();
   for (const text of sends.slice(WARM_UP)) await one(text);
   const seconds = (performance.now() - started) / 1000;
   const after = cpuByThread(child.pid!);
+  const allocation = (await inspector?.call('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } } | undefined;
+  inspector?.close();
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
   const window = output().slice(traceFrom);
   if (values['save-trace'] !== undefined) writeFileSync(values['save-trace'], window);
@@ -191,6 +241,21 @@ async function main(): Promise<void> {
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)).map(([k, n]) => `${k}×${n}`).join(' ');
   console.log(`deoptimized in the window: ${top(deopts)}`);
   console.log(`optimized in the window: ${top(opts)}`);
+  if (allocation !== undefined) {
+    writeFileSync(values['alloc-prof']!, JSON.stringify(allocation.profile));
+    const bySelf = new Map<string, number>();
+    let allocated = 0;
+    const walk = (node: AllocationNode, stack: string) => {
+      const frame = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').at(-1)}:${node.callFrame.lineNumber + 1}`;
+      const self = node.selfSize;
+      allocated += self;
+      if (self > 0) bySelf.set(`${frame} < ${stack}`, (bySelf.get(`${frame} < ${stack}`) ?? 0) + self);
+      for (const child of node.children) walk(child, frame);
+    };
+    walk(allocation.profile.head, '');
+    console.log(`allocated ${(allocated / count / 1024).toFixed(0)} KiB per transfer (sampled); by function < caller, KiB per transfer:`);
+    for (const [name, bytes] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`  ${(bytes / count / 1024).toFixed(1).padStart(6)}  ${name}`);
+  }
 }
 
 await main();
