@@ -10,13 +10,14 @@
  *     [--node=--max-semi-space-size=16 ...]   (flags for node itself, before the bin)
  *     [--bin .dist-before/bin/rsk-devnode.js]  (another build, copied inside the checkout)
  *     [--alloc-prof FILE]                      (bytes allocated by function in the window)
+ *     [--callgrind DIR]                        (instructions per transfer, all threads; slow: try --count 200)
  *     [--plain]                                (no trace flags: their output costs CPU too)
  *     [--cpu-prof DIR] [--heap-prof DIR]       (the node's own profilers; files land in DIR)
  *     [-- --log-level warn ...]                (flags for the bin)
  *
  * Run variants alternately (A B A B): one run says little on a shared machine.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -64,6 +65,8 @@ const { values, positionals } = parseArgs({
      * objects later collected counted too): allocated bytes by function, top --top printed, written to this file.
      */
     'alloc-prof': { type: 'string' },
+    /** Runs the node under valgrind's callgrind, counting only the window: instructions per transfer, all threads. */
+    callgrind: { type: 'string' },
     /** Writes the window's trace lines to this file (to read what the counts summarize). */
     'save-trace': { type: 'string' },
   },
@@ -160,7 +163,12 @@ async function main(): Promise<void> {
   // the client, at every log line.
   const logFile = join(dataDir, '..', `${basename(dataDir)}.log`);
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeArgs, values.bin!, '--port', '0', '--api-key', KEY, '--daily-limit', '1000000000', ...storage, ...positionals], {
+  const nodeCommand = [...nodeArgs, values.bin!, '--port', '0', '--api-key', KEY, '--daily-limit', '1000000000', ...storage, ...positionals];
+  const [command, args] =
+    values.callgrind === undefined
+      ? [process.execPath, nodeCommand]
+      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', log, inspect.length === 0 ? 'inherit' : log],
   });
@@ -209,11 +217,16 @@ async function main(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
   const traceFrom = output().length;
   await inspector?.call('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLE_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  if (values.callgrind !== undefined) execFileSync('callgrind_control', ['-i', 'on', String(child.pid)]);
   const before = cpuByThread(child.pid!);
   const started = performance.now();
   for (const text of sends.slice(WARM_UP)) await one(text);
   const seconds = (performance.now() - started) / 1000;
   const after = cpuByThread(child.pid!);
+  if (values.callgrind !== undefined) {
+    execFileSync('callgrind_control', ['-d', String(child.pid)]);
+    execFileSync('callgrind_control', ['-i', 'off', String(child.pid)]);
+  }
   const allocation = (await inspector?.call('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } } | undefined;
   inspector?.close();
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
@@ -241,6 +254,10 @@ async function main(): Promise<void> {
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)).map(([k, n]) => `${k}×${n}`).join(' ');
   console.log(`deoptimized in the window: ${top(deopts)}`);
   console.log(`optimized in the window: ${top(opts)}`);
+  if (values.callgrind !== undefined) {
+    const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${child.pid}.1`), 'utf8'));
+    console.log(`instructions per transfer (callgrind, all threads): ${Math.round(Number(summary![1]) / count)}`);
+  }
   if (allocation !== undefined) {
     writeFileSync(values['alloc-prof']!, JSON.stringify(allocation.profile));
     const bySelf = new Map<string, number>();
