@@ -3,6 +3,7 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { limitHeapGrowth } from './heap-growth.js';
 import { collectWhenIdle } from './idle-gc.js';
+import { limitInlining } from './inlining-budget.js';
 import { capYoungGeneration } from './young-generation.js';
 // Types only: the node's modules load after the flags are read, so --help and a bad flag answer at once.
 import type { DevNode, NodeOptions } from './node.js';
@@ -235,6 +236,7 @@ async function main(): Promise<void> {
   }
   limitHeapGrowth();
   capYoungGeneration();
+  limitInlining();
   const [{ createNode, redactedUrl }, { parseApiKeyFlag }, { LOG_LEVELS }, keyless] = await Promise.all([
     import('./node.js'),
     import('./node-keys.js'),

@@ -12,10 +12,13 @@ import { GENESIS_FEDERATION } from './native/bridge/federation.js';
 import type { ChainParts } from './parts.js';
 
 export class BtcSide {
-  /** `afterMine`: what runs once mined blocks are stored, outside the lock (the federation's duties). */
+  /**
+   * `afterMine`: what runs once mined blocks are stored, outside the lock (the federation's duties);
+   * `byDuty` says the blocks were mined by one of those duties (`mineForDuty`).
+   */
   constructor(
     private readonly parts: ChainParts,
-    private readonly afterMine: (blocks: readonly BtcBlock[]) => Promise<void> = async () => undefined,
+    private readonly afterMine: (blocks: readonly BtcBlock[], byDuty: boolean) => Promise<void> = async () => undefined,
   ) {}
 
   private get chain(): BtcChain {
@@ -23,10 +26,19 @@ export class BtcSide {
   }
 
   /** Mines `count` blocks; the coinbase pays `address`, or the faucet. Resolves once the federation's duties ran. */
-  async mine(count: number, address?: string): Promise<BtcBlock[]> {
+  mine(count: number, address?: string): Promise<BtcBlock[]> {
+    return this.mineThen(count, address, false);
+  }
+
+  /** `mine` for a federation duty (a peg-out's confirmations), which must not wait for the runs it is part of. */
+  async mineForDuty(count: number): Promise<void> {
+    await this.mineThen(count, undefined, true);
+  }
+
+  private async mineThen(count: number, address: string | undefined, byDuty: boolean): Promise<BtcBlock[]> {
     const script = address === undefined ? undefined : scriptOfAddress(address);
     const blocks = await this.parts.lock.run(() => this.chain.mine(count, script));
-    await this.afterMine(blocks);
+    await this.afterMine(blocks, byDuty);
     return blocks;
   }
 

@@ -25,7 +25,7 @@ import { keccak256 } from '../base/hash.js';
 export const RSK_MAX_CALL_DEPTH = 400;
 
 export function createRskCommon(chainId: number, name: string): Common {
-  return createCustomCommon(
+  return withFixedHardforks(createCustomCommon(
     {
       chainId,
       name,
@@ -50,7 +50,28 @@ export function createRskCommon(chainId: number, name: string): Common {
       eips: [3855, 1153, 3860],
       customCrypto: { ecrecover, keccak256 },
     },
-  );
+  ));
+}
+
+/**
+ * With `customHardforks` set, @ethereumjs/common's `hardforks()` builds its list anew at every call
+ * (a Set of the names, a filtered and a spread array), and `gteHardfork` calls it: the EVM, runTx,
+ * the transaction constructor and the receipt ask it dozens of times per transaction (~13 KiB of
+ * Sets alone per sequential transfer, issue 25). A Common's chain parameters are copied once in its
+ * constructor and never change, so the list is built once and the comparison looks positions up.
+ * Both are own properties, so `copy()` (Object.assign) carries them; `this` keeps each copy's own
+ * hardfork. Positions as ethereumjs's loop finds them: a name's last entry.
+ */
+function withFixedHardforks(common: Common): Common {
+  const hardforks = common.hardforks();
+  const position = new Map(hardforks.map((hf, i) => [hf.name, i]));
+  common.hardforks = () => hardforks;
+  common.hardforkGteHardfork = function (this: Common, hardfork1: string | null, hardfork2: string): boolean {
+    const first = position.get(hardfork1 ?? this.hardfork()) ?? -1;
+    const second = position.get(hardfork2) ?? -1;
+    return first >= second && second !== -1;
+  };
+  return common;
 }
 
 /**

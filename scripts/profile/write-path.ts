@@ -1,0 +1,278 @@
+/**
+ * The write path over HTTP, measured on the BUILT bin as the bench starts it (issue 25): sequential
+ * ERC20 transfers, each `eth_sendRawTransaction` followed at once by its receipt, over the bench's
+ * raw-socket client (scripts/bench/client.ts). Reports what a shared 2-core machine does not blur:
+ * CPU per transfer by thread (/proc/<pid>/task/*), V8's garbage collections and optimizations /
+ * deoptimizations per transfer (the node runs with --trace-gc, --trace-opt, --trace-deopt; their
+ * lines are counted in the measured window), and wall time only as p10.
+ *
+ *   npm run build && npx tsx scripts/profile/write-path.ts [--count 400] [--in-memory] [--top 15]
+ *     [--node=--max-semi-space-size=16 ...]   (flags for node itself, before the bin)
+ *     [--bin .dist-before/bin/rsk-devnode.js]  (another build, copied inside the checkout)
+ *     [--alloc-prof FILE]                      (bytes allocated by function in the window)
+ *     [--callgrind DIR]                        (instructions per transfer, all threads; slow: try --count 200)
+ *     [--plain]                                (no trace flags: their output costs CPU too)
+ *     [--cpu-prof DIR] [--heap-prof DIR]       (the node's own profilers; files land in DIR)
+ *     [-- --log-level warn ...]                (flags for the bin)
+ *
+ * Run variants alternately (A B A B): one run says little on a shared machine.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Interface, Wallet } from 'ethers';
+import { WebSocket } from 'ws';
+import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
+import { Connection, requestHead, requestText } from '../bench/client.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BIN = join(ROOT, 'dist', 'bin', 'rsk-devnode.js');
+const KEY = 'write-path';
+/** rskj's regtest account keccak256('cow'), funded on genesis. */
+const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
+const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
+/** Above the genesis minimum gas price (60,000,000), which the miner may raise by 1% a block. */
+const GAS_PRICE = 80_000_000;
+/** Transfers before the window: the JIT settles and caches fill. */
+const WARM_UP = 150;
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
+const CLOCK_TICKS_PER_SECOND = 100;
+/** Time for the node's trace lines (C stdio, buffered) written before a mark to reach its file. */
+const TRACE_SETTLE_MS = 100;
+/** The sampling heap profiler's mean interval: one sample per this many bytes allocated. */
+const ALLOCATION_SAMPLE_BYTES = 16_384;
+/** How often the node's output is read for its banner while it starts. */
+const STARTUP_POLL_MS = 20;
+const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    count: { type: 'string', default: '400' },
+    /** Another build's bin (a copy of dist/ inside the checkout, so node_modules resolves): before/after. */
+    bin: { type: 'string', default: BIN },
+    'in-memory': { type: 'boolean', default: false },
+    node: { type: 'string', multiple: true, default: [] },
+    top: { type: 'string', default: '15' },
+    'cpu-prof': { type: 'string' },
+    'heap-prof': { type: 'string' },
+    /** Without --trace-gc/--trace-opt/--trace-deopt (their output costs the node CPU too): CPU and wall only. */
+    plain: { type: 'boolean', default: false },
+    /**
+     * Allocation profile of the window (V8's sampling heap profiler through the inspector, with the
+     * objects later collected counted too): allocated bytes by function, top --top printed, written to this file.
+     */
+    'alloc-prof': { type: 'string' },
+    /** Runs the node under valgrind's callgrind, counting only the window: instructions per transfer, all threads. */
+    callgrind: { type: 'string' },
+    /** Writes the window's trace lines to this file (to read what the counts summarize). */
+    'save-trace': { type: 'string' },
+  },
+});
+
+/** CPU µs so far by thread name (the main thread by its id; unnamed threads carry the process's name). */
+function cpuByThread(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended meanwhile
+    }
+    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND);
+  }
+  return byName;
+}
+
+/** Counts of the trace lines by kind, and by function for (de)optimizations. */
+function traceCounts(text: string): { kinds: Map<string, number>; deopts: Map<string, number>; opts: Map<string, number> } {
+  const kinds = new Map<string, number>();
+  const deopts = new Map<string, number>();
+  const opts = new Map<string, number>();
+  const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+  for (const line of text.split('\n')) {
+    const gc = / ms: (Scavenge|Mark-Compact|Mark-Sweep|Minor Mark-Sweep)\b/.exec(line);
+    if (gc !== null) bump(kinds, `gc ${gc[1]}`);
+    const deopt = /\[bailout \(kind: ([^,)]*)[^)]*\): begin\. deoptimizing [^<]*<JSFunction (\S*)/.exec(line);
+    if (deopt !== null) {
+      bump(kinds, `deopt ${deopt[1]}`);
+      bump(deopts, deopt[2] || '(anonymous)');
+    }
+    const opt = /\[completed compiling 0x[0-9a-f]+ <JSFunction (\S*) [^>]*> \(target (\w+)\)/.exec(line);
+    if (opt !== null) {
+      bump(kinds, `optimized ${opt[2]}`);
+      bump(opts, opt[1] || '(anonymous)');
+    }
+  }
+  return { kinds, deopts, opts };
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/** A minimal Chrome DevTools Protocol client over the node's --inspect WebSocket. */
+class Inspector {
+  private next = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      const message = JSON.parse(String(data)) as { id?: number; result?: unknown };
+      if (message.id !== undefined) this.waiting.get(message.id)?.(message.result);
+    });
+  }
+
+  static open(url: string): Promise<Inspector> {
+    const socket = new WebSocket(url);
+    return new Promise((resolve, reject) => {
+      socket.once('open', () => resolve(new Inspector(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  call(method: string, params: object = {}): Promise<unknown> {
+    const id = this.next++;
+    this.socket.send(JSON.stringify({ id, method, params }));
+    return new Promise((resolve) => this.waiting.set(id, resolve));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const count = Number(values.count);
+  const dataDir = mkdtempSync(join(tmpdir(), 'write-path-'));
+  const storage = values['in-memory'] ? ['--in-memory'] : ['--data-dir', dataDir];
+  const profilers = [
+    ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]),
+    ...(values['heap-prof'] === undefined ? [] : ['--heap-prof', `--heap-prof-dir=${values['heap-prof']}`]),
+  ];
+  const traces = values.plain ? [] : ['--trace-gc', '--trace-opt', '--trace-deopt'];
+  const inspect = values['alloc-prof'] === undefined ? [] : ['--inspect=127.0.0.1:0'];
+  const nodeArgs = [...traces, ...inspect, ...profilers, ...values.node!];
+  // The node's output goes to a file, as in the bench (peers.ts): a pipe would wake this process,
+  // the client, at every log line.
+  const logFile = join(dataDir, '..', `${basename(dataDir)}.log`);
+  const log = openSync(logFile, 'w');
+  const nodeCommand = [...nodeArgs, values.bin!, '--port', '0', '--api-key', KEY, '--daily-limit', '1000000000', ...storage, ...positionals];
+  const [command, args] =
+    values.callgrind === undefined
+      ? [process.execPath, nodeCommand]
+      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ['ignore', log, inspect.length === 0 ? 'inherit' : log],
+  });
+  closeSync(log);
+  const output = () => readFileSync(logFile, 'utf8');
+  let port: number | undefined;
+  while (port === undefined) {
+    if (child.exitCode !== null) throw new Error(`the node exited with ${child.exitCode} before listening`);
+    await new Promise((resolve) => setTimeout(resolve, STARTUP_POLL_MS));
+    const match = /listening on http:\/\/[^:]+:(\d+)/.exec(output());
+    if (match !== null) port = Number(match[1]);
+  }
+  const inspector = inspect.length === 0 ? undefined : await Inspector.open(/ws:\/\/\S+/.exec(output())![0]);
+  const url = new URL(`http://127.0.0.1:${port}/${KEY}`);
+  const head = requestHead(url);
+  const connection = new Connection(url.hostname, port);
+  const call = async (method: string, params: unknown[]): Promise<any> => {
+    const answer = JSON.parse((await connection.send(requestText(head, JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })))).body.toString());
+    if (answer.error !== undefined) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
+    return answer.result;
+  };
+  const wallet = new Wallet(COW_KEY);
+  const token = new Interface(contracts.Token.abi);
+  const chainId = Number(await call('eth_chainId', []));
+  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
+  const sign = (to: string | null, data: string, gasLimit: number) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
+  const deployment = await call('eth_getTransactionReceipt', [await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)])]);
+  if (deployment.status !== '0x1') throw new Error('the token did not deploy');
+  await call('eth_sendRawTransaction', [await sign(deployment.contractAddress, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  const sends: string[] = [];
+  for (let i = 0; i < WARM_UP + count; i++) {
+    const raw = await sign(deployment.contractAddress, token.encodeFunctionData('transfer', [RECIPIENT, 1n]), 60_000);
+    sends.push(requestText(head, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] })));
+  }
+  const times: number[] = [];
+  let missing = 0;
+  const one = async (text: string) => {
+    const started = performance.now();
+    const hash = JSON.parse((await connection.send(text)).body.toString()).result as string;
+    const receipt = JSON.parse((await connection.send(requestText(head, `{"jsonrpc":"2.0","id":2,"method":"eth_getTransactionReceipt","params":["${hash}"]}`))).body.toString());
+    if (receipt.result?.status !== '0x1') missing++;
+    times.push(performance.now() - started);
+  };
+  for (const text of sends.slice(0, WARM_UP)) await one(text);
+  times.length = 0;
+  await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
+  const traceFrom = output().length;
+  await inspector?.call('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLE_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  if (values.callgrind !== undefined) execFileSync('callgrind_control', ['-i', 'on', String(child.pid)]);
+  const before = cpuByThread(child.pid!);
+  const started = performance.now();
+  for (const text of sends.slice(WARM_UP)) await one(text);
+  const seconds = (performance.now() - started) / 1000;
+  const after = cpuByThread(child.pid!);
+  if (values.callgrind !== undefined) {
+    execFileSync('callgrind_control', ['-d', String(child.pid)]);
+    execFileSync('callgrind_control', ['-i', 'off', String(child.pid)]);
+  }
+  const allocation = (await inspector?.call('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } } | undefined;
+  inspector?.close();
+  await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
+  const window = output().slice(traceFrom);
+  if (values['save-trace'] !== undefined) writeFileSync(values['save-trace'], window);
+  connection.close();
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGINT');
+  });
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(logFile, { force: true });
+
+  times.sort((a, b) => a - b);
+  const perTransfer = (n: number) => (n / count).toFixed(3);
+  const threads = [...after].map(([name, micros]) => [name, (micros - (before.get(name) ?? 0)) / count] as const).filter(([, us]) => us > 0);
+  const total = threads.reduce((sum, [, us]) => sum + us, 0);
+  console.log(`node ${nodeArgs.join(' ')} ${values.bin} ${positionals.join(' ')}${values['in-memory'] ? ' --in-memory' : ' (data dir)'}`);
+  console.log(
+    `${count} transfers in ${seconds.toFixed(2)} s; p10 ${times[Math.floor(count / 10)]!.toFixed(2)} ms, median ${times[Math.floor(count / 2)]!.toFixed(2)} ms; ` +
+      `failed receipts ${missing}; server CPU ${(total / 1000).toFixed(2)} ms/transfer (µs: ${threads.sort((a, b) => b[1] - a[1]).map(([n, us]) => `${n} ${us.toFixed(0)}`).join(', ')})`,
+  );
+  const { kinds, deopts, opts } = traceCounts(window);
+  console.log(`per transfer: ${[...kinds].sort().map(([k, n]) => `${k} ${perTransfer(n)}`).join(', ')}`);
+  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top)).map(([k, n]) => `${k}×${n}`).join(' ');
+  console.log(`deoptimized in the window: ${top(deopts)}`);
+  console.log(`optimized in the window: ${top(opts)}`);
+  if (values.callgrind !== undefined) {
+    const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${child.pid}.1`), 'utf8'));
+    console.log(`instructions per transfer (callgrind, all threads): ${Math.round(Number(summary![1]) / count)}`);
+  }
+  if (allocation !== undefined) {
+    writeFileSync(values['alloc-prof']!, JSON.stringify(allocation.profile));
+    const bySelf = new Map<string, number>();
+    let allocated = 0;
+    const walk = (node: AllocationNode, stack: string) => {
+      const frame = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').at(-1)}:${node.callFrame.lineNumber + 1}`;
+      const self = node.selfSize;
+      allocated += self;
+      if (self > 0) bySelf.set(`${frame} < ${stack}`, (bySelf.get(`${frame} < ${stack}`) ?? 0) + self);
+      for (const child of node.children) walk(child, frame);
+    };
+    walk(allocation.profile.head, '');
+    console.log(`allocated ${(allocated / count / 1024).toFixed(0)} KiB per transfer (sampled); by function < caller, KiB per transfer:`);
+    for (const [name, bytes] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`  ${(bytes / count / 1024).toFixed(1).padStart(6)}  ${name}`);
+  }
+}
+
+await main();
