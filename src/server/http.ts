@@ -36,7 +36,8 @@ export interface HttpLimits {
 
 export interface RpcResult {
   status: number;
-  body: string;
+  /** Text, or bytes for a big answer assembled as bytes (rpc/raw-json.ts). */
+  body: string | Buffer;
   headers?: Record<string, string>;
 }
 
