@@ -39,11 +39,11 @@ export interface HttpResult {
 
 /**
  * `dispatch`'s answer, for the HTTP responder: a big result held as bytes (raw-json.ts) stays
- * bytes; every other caller gets text from `handleParsed`.
+ * bytes, in chunks written one after the other; every other caller gets text from `handleParsed`.
  */
 export interface HttpAnswer {
   status: number;
-  body: string | Buffer;
+  body: string | readonly Buffer[];
 }
 
 const PARAMS_OBJECT_MESSAGE = 'params must be an array: RSK methods take positional params';
@@ -145,7 +145,7 @@ export class Dispatcher<Ctx> {
    */
   async handleParsed(parsed: unknown, ctx: Ctx, body?: string): Promise<HttpResult> {
     const answer = await this.dispatch(parsed, ctx, body);
-    return typeof answer.body === 'string' ? (answer as HttpResult) : { status: answer.status, body: answer.body.toString('utf8') };
+    return typeof answer.body === 'string' ? (answer as HttpResult) : { status: answer.status, body: Buffer.concat(answer.body).toString('utf8') };
   }
 
   /**
