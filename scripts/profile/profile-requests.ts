@@ -314,7 +314,7 @@ function deployed(receipt: { status: string; contractAddress: string }): string 
 async function deployToken(server: Server): Promise<string> {
   const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
-  const connection = await Connection.open(server.port);
+  let connection = await Connection.open(server.port);
   const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
   const chainId = Number(await call('eth_chainId', []));
   let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
@@ -331,7 +331,7 @@ async function deployToken(server: Server): Promise<string> {
 async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number }; token: string }> {
   const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
-  const connection = await Connection.open(server.port);
+  let connection = await Connection.open(server.port);
   const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
   const chainId = Number(await call('eth_chainId', []));
   let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
@@ -346,6 +346,9 @@ async function sends(server: Server, count: number): Promise<Window & { missingR
     const raw = await sign(address, token.encodeFunctionData('transfer', [RECIPIENT, 1n]), 60_000);
     transfers.push(requestBytes(server.port, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_sendRawTransaction', params: [raw] })));
   }
+  // Signing thousands on a loaded machine can outlast the node's keep-alive timeout: a fresh connection.
+  connection.close();
+  connection = await Connection.open(server.port);
   let missingReceipts = 0;
   const times: number[] = [];
   const one = async (request: Buffer) => {

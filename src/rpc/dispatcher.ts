@@ -22,7 +22,7 @@
  */
 import { ErrorCode, InternalError, InvalidParams, InvalidRequest, MethodNotFound, ParseError, RpcError, httpStatusFor } from './errors.js';
 import { echoRawId, idNeedsRawText, rawIds } from './raw-id.js';
-import { RawJson, rawSuccessText } from './raw-json.js';
+import { RawJson, rawSuccessBytes, rawSuccessText } from './raw-json.js';
 import type { JsonRpcFailure, JsonRpcId, JsonRpcResponse, MethodSpec } from './types.js';
 
 export interface DispatcherOptions {
@@ -35,6 +35,15 @@ export interface DispatcherOptions {
 export interface HttpResult {
   status: number;
   body: string;
+}
+
+/**
+ * `dispatch`'s answer, for the HTTP responder: a big result held as bytes (raw-json.ts) stays
+ * bytes, in chunks written one after the other; every other caller gets text from `handleParsed`.
+ */
+export interface HttpAnswer {
+  status: number;
+  body: string | readonly Buffer[];
 }
 
 const PARAMS_OBJECT_MESSAGE = 'params must be an array: RSK methods take positional params';
@@ -135,7 +144,8 @@ export class Dispatcher<Ctx> {
    * the text it was parsed from, ids JSON.parse changed are echoed as sent.
    */
   async handleParsed(parsed: unknown, ctx: Ctx, body?: string): Promise<HttpResult> {
-    return this.dispatch(parsed, ctx, body);
+    const answer = await this.dispatch(parsed, ctx, body);
+    return typeof answer.body === 'string' ? (answer as HttpResult) : { status: answer.status, body: Buffer.concat(answer.body).toString('utf8') };
   }
 
   /**
@@ -143,7 +153,7 @@ export class Dispatcher<Ctx> {
    * synchronous handler such as eth_blockNumber): the HTTP path answers those in the same tick.
    * Never throws.
    */
-  dispatch(parsed: unknown, ctx: Ctx, body?: string): HttpResult | Promise<HttpResult> {
+  dispatch(parsed: unknown, ctx: Ctx, body?: string): HttpAnswer | Promise<HttpAnswer> {
     if (parsed === INVALID_JSON) return single(failure(null, new ParseError()));
     const shallow = body !== undefined && jsonTextDepth(body) <= MAX_PARAMS_DEPTH;
     if (Array.isArray(parsed)) return this.dispatchBatch(parsed, ctx, shallow, body);
@@ -245,7 +255,11 @@ function success(id: JsonRpcId, result: unknown): JsonRpcResponse {
   return { jsonrpc: '2.0', id, result: result === undefined ? null : result };
 }
 
-function httpResult(res: JsonRpcResponse, body: string | undefined): HttpResult {
+function httpResult(res: JsonRpcResponse, body: string | undefined): HttpAnswer {
+  // A result held as bytes answers as bytes, unless its id must be echoed as the client wrote it.
+  if ('result' in res && res.result instanceof RawJson && res.result.pieces !== undefined && !idNeedsRawText(res.id)) {
+    return { status: 200, body: rawSuccessBytes(res.id, res.result.pieces) };
+  }
   return { status: 'error' in res ? httpStatusFor(res.error.code) : 200, body: echoRawId(serializeResponse(res), res.id, body) };
 }
 

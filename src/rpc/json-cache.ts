@@ -72,17 +72,18 @@ export async function receiptJson(chain: Chain, block: RskBlock, index: number):
 }
 
 /**
- * A log's JSON (not removed), kept as long as the log object lives: the store keeps the logs of
- * recent blocks (RECENT_LOGS) and hands the same objects to every query, so this is bounded by it.
+ * A log's JSON (not removed) as UTF-8 bytes, kept as long as the log object lives: the store keeps
+ * the logs of recent blocks (RECENT_LOGS) and hands the same objects to every query, so this is
+ * bounded by it. Bytes, not text: an answer of thousands of logs is copied once into the response.
  */
-const logJsonCache = new WeakMap<LogMatch, string>();
+const logJsonCache = new WeakMap<LogMatch, Buffer>();
 
 export function logsJson(matches: LogMatch[]): RawJson {
-  const items = new Array<string>(matches.length);
+  const items = new Array<Buffer>(matches.length);
   for (let i = 0; i < matches.length; i++) {
     const match = matches[i]!;
     let json = logJsonCache.get(match);
-    if (json === undefined) logJsonCache.set(match, (json = JSON.stringify(formatLog(match))));
+    if (json === undefined) logJsonCache.set(match, (json = Buffer.from(JSON.stringify(formatLog(match)))));
     items[i] = json;
   }
   return rawJsonArray(items);

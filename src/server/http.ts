@@ -36,7 +36,8 @@ export interface HttpLimits {
 
 export interface RpcResult {
   status: number;
-  body: string;
+  /** Text, or the chunks of a big answer assembled as bytes (rpc/raw-json.ts), written in order. */
+  body: string | readonly Buffer[];
   headers?: Record<string, string>;
 }
 
@@ -164,9 +165,21 @@ function respond(res: ServerResponse, result: RpcResult): void {
   // With its length known, the answer goes out in one write instead of chunked framing.
   const headers: (string | number)[] = [...JSON_HEADER_PAIRS];
   if (result.headers !== undefined) for (const name in result.headers) headers.push(name, result.headers[name]!);
-  headers.push('content-length', Buffer.byteLength(result.body));
+  const { body } = result;
+  if (typeof body === 'string') {
+    headers.push('content-length', Buffer.byteLength(body));
+    res.writeHead(result.status, headers as string[]);
+    res.end(body);
+    return;
+  }
+  let length = 0;
+  for (const chunk of body) length += chunk.length;
+  headers.push('content-length', length);
   res.writeHead(result.status, headers as string[]);
-  res.end(result.body);
+  // Corked (end() uncorks): the chunks leave in one writev, nothing copied again.
+  res.cork();
+  for (const chunk of body) res.write(chunk);
+  res.end();
 }
 
 function internalError(rpc: RpcRoute, res: ServerResponse): void {

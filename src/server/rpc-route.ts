@@ -289,7 +289,7 @@ function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
   };
 }
 
-function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult {
+function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult & { body: string } {
   const resetsAt = new Date(quota.resetsAt).toISOString();
   const body = serializeResponse({
     jsonrpc: '2.0',

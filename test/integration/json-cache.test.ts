@@ -125,4 +125,30 @@ describe('cached JSON of mined data', () => {
     const block = await new BrowserProvider(t.node.provider).getBlock(1);
     expect(block?.hash).toBe(direct.blockHash);
   });
+
+  // eth_getLogs answers over HTTP as bytes assembled from each log's cached JSON (raw-json.ts):
+  // the same text everywhere else, its length header exact, an id beyond 2^53 echoed as sent.
+  it('answers eth_getLogs as bytes over HTTP, the same JSON as the in-process handle, a batch and the provider give', async () => {
+    const t = await start();
+    const tokenAddress = await deployToken(t.testnetUrl);
+    for (let i = 0; i < 3; i++) await transfer(t.testnetUrl, tokenAddress, OTHER, BigInt(i + 1));
+    const filter = { fromBlock: '0x0', toBlock: 'latest', address: tokenAddress };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'eth_getLogs', params: [filter] });
+    const response = await fetch(t.testnetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const text = await response.text();
+    expect(Number(response.headers.get('content-length'))).toBe(Buffer.byteLength(text));
+    expect(text).toBe((await t.node.handle('testnet', body)).body);
+    const logs = JSON.parse(text).result;
+    expect(logs.map((l: any) => BigInt(l.data))).toEqual([10n ** 24n, 1n, 2n, 3n]);
+    expect(logs.map((l: any) => l.topics[0])).toEqual([TRANSFER, TRANSFER, TRANSFER, TRANSFER]);
+    expect(await t.node.provider.request({ method: 'eth_getLogs', params: [filter] })).toEqual(logs);
+    const batch = await rpcRaw(t.testnetUrl, `[${body}]`);
+    expect(batch.body).toEqual([{ jsonrpc: '2.0', id: 3, result: logs }]);
+    // An id JSON.parse would round (2^64 + 1) comes back as written.
+    const bigId = await fetch(t.testnetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body.replace('"id":3', '"id":18446744073709551617') });
+    expect(await bigId.text()).toBe(text.replace('"id":3', '"id":18446744073709551617'));
+    // No match: an empty array, as bytes too.
+    const none = await rpcRaw(t.testnetUrl, JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'eth_getLogs', params: [{ ...filter, address: OTHER }] }));
+    expect(none.body).toEqual({ jsonrpc: '2.0', id: 4, result: [] });
+  });
 });

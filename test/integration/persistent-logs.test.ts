@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Contract, ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
+import { Contract, ContractFactory, JsonRpcProvider, Wallet, getCreateAddress } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, startTestNode, type TestNode } from '../helpers/node.js';
 
@@ -71,6 +71,41 @@ describe('eth_getLogs over a LevelDB data directory', () => {
     ({ provider } = await start(dir));
     const reopened = await provider.getLogs({ address, fromBlock: first + 1, toBlock: replacement!.blockNumber });
     expect(reopened.map((l) => [l.blockNumber, l.transactionHash, l.index, l.data])).toEqual(expected.map((l) => [l.blockNumber, l.transactionHash, l.index, l.data]));
+    provider.destroy();
+  });
+
+  // The log index's postings a query read stay in memory (storage/log-postings.ts): a block mined
+  // again at a height a query had seen without the token's logs must still be found.
+  it('forgets the postings a query kept when evm_revert or hardhat_reset drops their blocks', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'persistent-logs-'));
+    dirs.push(dir);
+    const { provider, wallet } = await start(dir);
+    let nonce = await wallet.getNonce();
+    const token = (await (await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(10n ** 24n, { nonce: nonce++ })).waitForDeployment()) as Contract;
+    const address = await token.getAddress();
+    // The deployment's block holds the mint's Transfer: the queries start after it.
+    const after = (await token.deploymentTransaction()!.wait())!.blockNumber + 1;
+
+    const snapshot = await provider.send('evm_snapshot', []);
+    const plain = await (await wallet.sendTransaction({ to: RECIPIENTS[0], value: 1n, nonce })).wait();
+    expect(await provider.getLogs({ address, fromBlock: after, toBlock: 'latest' })).toEqual([]);
+    expect(await provider.send('evm_revert', [snapshot])).toBe(true);
+    const sent = await (await token.transfer!(RECIPIENTS[1], 5n, { nonce })).wait();
+    expect(sent!.blockNumber).toBe(plain!.blockNumber);
+    const afterRevert = await provider.getLogs({ address, fromBlock: after, toBlock: sent!.blockNumber });
+    expect(afterRevert.map((l) => l.transactionHash)).toEqual([sent!.hash]);
+
+    // hardhat_reset: the same sender's first contract lands at the address a query saw empty before.
+    await provider.send('hardhat_reset', []);
+    const firstContract = getCreateAddress({ from: wallet.address, nonce: 0 });
+    for (let n = 0; n < 2; n++) await (await wallet.sendTransaction({ to: RECIPIENTS[0], value: 1n, nonce: n })).wait();
+    expect(await provider.getLogs({ address: firstContract, fromBlock: 2, toBlock: 'latest' })).toEqual([]);
+    await provider.send('hardhat_reset', []);
+    const again = (await (await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(10n ** 24n, { nonce: 0 })).waitForDeployment()) as Contract;
+    expect(await again.getAddress()).toBe(firstContract);
+    const transfer = await (await again.transfer!(RECIPIENTS[1], 9n, { nonce: 1 })).wait();
+    const afterReset = await provider.getLogs({ address: firstContract, fromBlock: 2, toBlock: transfer!.blockNumber });
+    expect(afterReset.map((l) => l.transactionHash)).toEqual([transfer!.hash]);
     provider.destroy();
   });
 });

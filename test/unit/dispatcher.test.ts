@@ -436,10 +436,10 @@ describe('Dispatcher.dispatch: no promise when no call needs one', () => {
     expect(slow).toBeInstanceOf(Promise);
     expect(await slow).toEqual(await d.handleBody(body, newCtx()));
     const rejected = await d.dispatch({ jsonrpc: '2.0', id: 6, method: 'test_plainRpcError', params: [] }, newCtx(), '{}');
-    expect(JSON.parse(rejected.body).error).toEqual({ code: ErrorCode.Server, message: 'filter not found' });
+    expect(JSON.parse(String(rejected.body)).error).toEqual({ code: ErrorCode.Server, message: 'filter not found' });
     const batch = d.dispatch([{ jsonrpc: '2.0', id: 7, method: 'test_increment' }], newCtx(), '[{}]');
     expect(batch).toBeInstanceOf(Promise);
-    expect(JSON.parse((await batch).body)).toEqual([{ jsonrpc: '2.0', id: 7, result: '0x1' }]);
+    expect(JSON.parse(String((await batch).body))).toEqual([{ jsonrpc: '2.0', id: 7, result: '0x1' }]);
   });
 
   it('awaits a result that is a thenable but no native promise, as await would', async () => {
@@ -448,6 +448,6 @@ describe('Dispatcher.dispatch: no promise when no call needs one', () => {
       { maxBatch: 3, mapError: () => new InternalError() },
     );
     const res = await thenable.dispatch({ jsonrpc: '2.0', id: 8, method: 'test_thenable', params: [] }, newCtx(), '{}');
-    expect(JSON.parse(res.body)).toEqual({ jsonrpc: '2.0', id: 8, result: '0x2a' });
+    expect(JSON.parse(String(res.body))).toEqual({ jsonrpc: '2.0', id: 8, result: '0x2a' });
   });
 });

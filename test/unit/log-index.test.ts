@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLevel } from 'memory-level';
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import { candidateBlocks, logIndexKeys, logMatches, matchesInBlock, type LogCriteria } from '../../src/chain/storage/log-index.js';
+import { LogPostings } from '../../src/chain/storage/log-postings.js';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../../src/chain/records/receipt.js';
 import { type Kv, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from '../../src/chain/storage/keys.js';
 
@@ -237,7 +238,8 @@ describe('candidateBlocks', () => {
       [5n, [receipt([log(ADDRESS_1, [A, B])])]],
       [300n, [receipt([log(ADDRESS_1, [A])])]],
     ]);
-    const q = (c: Partial<LogCriteria>) => candidateBlocks(store, { fromBlock: 0n, toBlock: 1000n, addresses: undefined, topics: [], ...c });
+    const postings = new LogPostings(store);
+    const q = (c: Partial<LogCriteria>) => candidateBlocks(postings, { fromBlock: 0n, toBlock: 1000n, addresses: undefined, topics: [], ...c });
 
     expect(await q({})).toEqual([1n, 2n, 4n, 5n, 300n]);
     expect(await q({ fromBlock: 2n, toBlock: 5n })).toEqual([2n, 4n, 5n]);

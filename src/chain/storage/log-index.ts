@@ -5,7 +5,8 @@
  */
 import { bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../records/receipt.js';
-import { type Kv, decodeNumber, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
+import { encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
+import type { LogPostings } from './log-postings.js';
 
 /** A log filter's criteria, as the spec's filter object defines them. */
 export interface LogCriteria {
@@ -35,31 +36,25 @@ export function logIndexKeys(number: bigint, receipts: ReceiptRecord[]): Uint8Ar
   return [...keys.values()];
 }
 
-/**
- * Block numbers in [from, to] whose postings under `prefix` exist, ascending. The keys come in
- * batches (LevelDB's nextv): stepping the iterator one key at a time took about 6 ms of a warm
- * 2,000-block eth_getLogs on disk.
- */
-async function scan(kv: Kv, prefix: Uint8Array, from: bigint, to: bigint): Promise<bigint[]> {
-  const keys = await kv.keys({ gte: concatBytes(prefix, encodeNumber(from)), lte: concatBytes(prefix, encodeNumber(to)) }).all();
-  return keys.map((key) => decodeNumber(key, prefix.length));
-}
-
-async function union(kv: Kv, prefixes: Uint8Array[], from: bigint, to: bigint): Promise<Set<bigint>> {
+async function union(postings: LogPostings, prefixes: Uint8Array[], from: bigint, to: bigint): Promise<Set<bigint>> {
   const result = new Set<bigint>();
-  for (const prefix of prefixes) for (const n of await scan(kv, prefix, from, to)) result.add(n);
+  for (const prefix of prefixes) for (const n of await postings.scan(prefix, from, to)) result.add(n);
   return result;
 }
 
 /** Blocks that may hold matching logs (every block that does is included), ascending. */
-export async function candidateBlocks(kv: Kv, criteria: LogCriteria): Promise<bigint[]> {
+export async function candidateBlocks(postings: LogPostings, criteria: LogCriteria): Promise<bigint[]> {
   const { fromBlock: from, toBlock: to } = criteria;
   const sets: Set<bigint>[] = [];
-  if (criteria.addresses !== undefined) sets.push(await union(kv, criteria.addresses.map(logAddressPrefix), from, to));
-  for (const [position, alternatives] of criteria.topics.entries()) {
-    if (alternatives !== null) sets.push(await union(kv, alternatives.map((t) => logTopicPrefix(position, t)), from, to));
+  if (criteria.addresses !== undefined) {
+    // One address (the usual query): its postings are the answer, already ascending.
+    if (criteria.addresses.length === 1 && criteria.topics.every((t) => t === null)) return postings.scan(logAddressPrefix(criteria.addresses[0]!), from, to);
+    sets.push(await union(postings, criteria.addresses.map(logAddressPrefix), from, to));
   }
-  if (sets.length === 0) return scan(kv, logBlockPrefix(), from, to);
+  for (const [position, alternatives] of criteria.topics.entries()) {
+    if (alternatives !== null) sets.push(await union(postings, alternatives.map((t) => logTopicPrefix(position, t)), from, to));
+  }
+  if (sets.length === 0) return postings.scan(logBlockPrefix(), from, to);
   sets.sort((a, b) => a.size - b.size);
   const [smallest, ...others] = sets;
   return [...smallest!].filter((n) => others.every((set) => set.has(n))).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));

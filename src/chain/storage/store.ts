@@ -9,6 +9,7 @@
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
 import { type ContractCreation, type HistoryPage, type IndexKv, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
 import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
+import { LogPostings } from './log-postings.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
 import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from '../records/receipt.js';
@@ -131,6 +132,8 @@ export class ChainStore {
   private readonly blocks = new Lru<bigint, RskBlock>(RECENT_BLOCKS);
   private readonly receipts = new Lru<bigint, BlockReceipts>(RECENT_BLOCKS);
   private readonly logs = new BlockLogsCache(RECENT_LOGS);
+  /** The log index's postings that queries read (log-postings.ts). */
+  private readonly postings: LogPostings;
   /** Recent transactions' locations by hash (hex), as commitBlock stored them. */
   private readonly txLocations = new Lru<string, TxLocation>(RECENT_TX_LOCATIONS);
   /** Set while a state load replaces the contents: reads wait for it instead of seeing them half written. */
@@ -146,6 +149,7 @@ export class ChainStore {
     nodeCacheBytes: number,
   ) {
     this.stateDb = new StateDb(kv, nodeCacheBytes);
+    this.postings = new LogPostings(kv);
     const reads = this.reads;
     this.indexKv = {
       get: (key) => (reads.indexEntries++, kv.get(key)),
@@ -368,6 +372,7 @@ export class ChainStore {
         this.blocks.clear();
         this.receipts.clear();
         this.logs.clear();
+        this.postings.clear();
         this.txLocations.clear();
       },
       blockRecordOps,
@@ -378,7 +383,7 @@ export class ChainStore {
   async logCandidates(criteria: LogCriteria): Promise<bigint[]> {
     if (this.loading !== undefined) await this.loading;
     await this.chunkWritten();
-    return candidateBlocks(this.kv, criteria);
+    return candidateBlocks(this.postings, criteria);
   }
 
   /** The logs of each block (none for a block not stored), reading receipts only for blocks not in memory. */
@@ -518,6 +523,7 @@ export class ChainStore {
     this.stateDb.discardPending();
     ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));
     await this.kv.batch(ops);
+    this.postings.truncateAbove(number);
     for (const { block } of removed) {
       this.blocks.delete(block.header.number);
       this.receipts.delete(block.header.number);

@@ -30,7 +30,7 @@ export interface WholeChainTarget {
   chunkWritten(): Promise<void>;
   /** Makes reads of blocks, receipts and indexes wait on `held` until `release` is called. */
   holdReads(): { held: Promise<void>; release: () => void };
-  /** Drops the decoded blocks, receipts, logs and transaction locations kept in memory. */
+  /** Drops the decoded blocks, receipts, logs, log postings and transaction locations kept in memory. */
   clearRecent(): void;
   /** A block's records (block, receipts, indexes) as commitBlock writes them. */
   blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[];
