@@ -5,7 +5,7 @@
  */
 import { bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../records/receipt.js';
-import { type Kv, decodeNumber, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
+import { type Kv, concatKey, decodeNumber, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
 
 /** A log filter's criteria, as the spec's filter object defines them. */
 export interface LogCriteria {
@@ -22,7 +22,7 @@ export function logIndexKeys(number: bigint, receipts: ReceiptRecord[]): Uint8Ar
   const keys = new Map<string, Uint8Array>();
   const suffix = encodeNumber(number);
   const add = (prefix: Uint8Array) => {
-    const key = concatBytes(prefix, suffix);
+    const key = concatKey(prefix, suffix);
     keys.set(bytesToHex(key), key);
   };
   for (const receipt of receipts) {

@@ -32,6 +32,7 @@ import {
   isBtcKey,
   metaKey,
   receiptsKey,
+  recordBytes,
   stateNodeKey,
   stateNodeKeyOfHex,
   txLocationKey,
@@ -90,9 +91,10 @@ function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Ui
     { type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) },
   ];
   block.transactions.forEach((tx, index) => {
-    const location = new Uint8Array(12);
-    location.set(encodeNumber(number));
-    new DataView(location.buffer).setUint32(8, index);
+    const location = recordBytes(12);
+    const view = new DataView(location.buffer, location.byteOffset, 12);
+    view.setBigUint64(0, number);
+    view.setUint32(8, index);
     ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
   });
   for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
