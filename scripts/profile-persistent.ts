@@ -37,13 +37,13 @@ const sign = (nonce: number, to: string | null, data: string) =>
   wallet.signTransaction({ type: 0, chainId: 31, nonce, gasPrice: GAS_PRICE, gasLimit: 200_000n, to, data, value: 0n });
 
 /**
- * LevelDB operations by phase: classic-level's (`level`'s) private batch and getMany, counted (every data
+ * LevelDB operations by phase: classic-level's (`level`'s) private batch, getMany and getSync, counted (every data
  * directory's database goes through them; an in-memory chain does not).
  */
-const leveldb = { batches: 0, ops: 0, getMany: 0, getManyKeys: 0 };
-type Private = { _batch(ops: unknown[], options: unknown): Promise<void>; _getMany(keys: unknown[], options: unknown): Promise<unknown[]> };
+const leveldb = { batches: 0, ops: 0, getMany: 0, getManyKeys: 0, getSync: 0 };
+type Private = { _batch(ops: unknown[], options: unknown): Promise<void>; _getMany(keys: unknown[], options: unknown): Promise<unknown[]>; _getSync(key: unknown, options: unknown): unknown };
 const levelProto = Level.prototype as unknown as Private;
-const [batch, getMany] = [levelProto._batch, levelProto._getMany];
+const [batch, getMany, getSync] = [levelProto._batch, levelProto._getMany, levelProto._getSync];
 levelProto._batch = function (ops, options) {
   leveldb.batches++;
   leveldb.ops += ops.length;
@@ -54,10 +54,14 @@ levelProto._getMany = function (keys, options) {
   leveldb.getManyKeys += keys.length;
   return getMany.call(this, keys, options);
 };
+levelProto._getSync = function (key, options) {
+  leveldb.getSync++;
+  return getSync.call(this, key, options);
+};
 function countOps(phase: string, per: number, unit: string): void {
   const f = (n: number) => (n / per).toFixed(1);
-  console.log(`  LevelDB per ${unit} (${phase}): ${f(leveldb.batches)} batches, ${f(leveldb.ops)} ops, ${f(leveldb.getMany)} getMany (${f(leveldb.getManyKeys)} keys)`);
-  Object.assign(leveldb, { batches: 0, ops: 0, getMany: 0, getManyKeys: 0 });
+  console.log(`  LevelDB per ${unit} (${phase}): ${f(leveldb.batches)} batches, ${f(leveldb.ops)} ops, ${f(leveldb.getMany)} getMany (${f(leveldb.getManyKeys)} keys), ${f(leveldb.getSync)} getSync`);
+  Object.assign(leveldb, { batches: 0, ops: 0, getMany: 0, getManyKeys: 0, getSync: 0 });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

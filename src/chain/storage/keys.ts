@@ -20,6 +20,8 @@ export interface Kv {
   open(): Promise<void>;
   close(): Promise<void>;
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** The same read without a round trip: LevelDB answers on the caller's thread. */
+  getSync(key: Uint8Array): Uint8Array | undefined;
   getMany(keys: Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
   /** Atomic. */

@@ -154,6 +154,10 @@ export class MemoryKv implements Kv {
     return ordered(key) ? this.tree.get(key) : this.slabs.get(keyString(key));
   }
 
+  getSync(key: Uint8Array): Uint8Array | undefined {
+    return ordered(key) ? this.tree.getSync(key) : this.slabs.get(keyString(key));
+  }
+
   async getMany(keys: Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
     return Promise.all(keys.map((key) => this.get(key)));
   }
