@@ -13,6 +13,7 @@ import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Level } from 'level';
 import { Interface, Wallet } from 'ethers';
 import { createNode, type DevNode } from '../../src/index.js';
 import { contracts } from '../../test/fixtures/contracts.js';
@@ -34,6 +35,34 @@ const GAS_PRICE = 70_000_000n;
 const wallet = new Wallet(COW_KEY);
 const sign = (nonce: number, to: string | null, data: string) =>
   wallet.signTransaction({ type: 0, chainId: 31, nonce, gasPrice: GAS_PRICE, gasLimit: 200_000n, to, data, value: 0n });
+
+/**
+ * LevelDB operations by phase: classic-level's (`level`'s) private batch, getMany and getSync, counted (every data
+ * directory's database goes through them; an in-memory chain does not).
+ */
+const leveldb = { batches: 0, ops: 0, getMany: 0, getManyKeys: 0, getSync: 0 };
+type Private = { _batch(ops: unknown[], options: unknown): Promise<void>; _getMany(keys: unknown[], options: unknown): Promise<unknown[]>; _getSync(key: unknown, options: unknown): unknown };
+const levelProto = Level.prototype as unknown as Private;
+const [batch, getMany, getSync] = [levelProto._batch, levelProto._getMany, levelProto._getSync];
+levelProto._batch = function (ops, options) {
+  leveldb.batches++;
+  leveldb.ops += ops.length;
+  return batch.call(this, ops, options);
+};
+levelProto._getMany = function (keys, options) {
+  leveldb.getMany++;
+  leveldb.getManyKeys += keys.length;
+  return getMany.call(this, keys, options);
+};
+levelProto._getSync = function (key, options) {
+  leveldb.getSync++;
+  return getSync.call(this, key, options);
+};
+function countOps(phase: string, per: number, unit: string): void {
+  const f = (n: number) => (n / per).toFixed(1);
+  console.log(`  LevelDB per ${unit} (${phase}): ${f(leveldb.batches)} batches, ${f(leveldb.ops)} ops, ${f(leveldb.getMany)} getMany (${f(leveldb.getManyKeys)} keys), ${f(leveldb.getSync)} getSync`);
+  Object.assign(leveldb, { batches: 0, ops: 0, getMany: 0, getManyKeys: 0, getSync: 0 });
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -92,6 +121,7 @@ const token = (await rpc<{ contractAddress: string }>('eth_getTransactionReceipt
 const cycles = Number(values.cycles);
 const cycleTxs = await Promise.all(Array.from({ length: cycles }, (_, i) => sign(1, token, TOKEN.encodeFunctionData('transfer', [RECIPIENT, BigInt(i + 1)]))));
 let at = 0;
+countOps('set-up', 1, 'set-up');
 const cycle = await profiled('snapshot', () =>
   timed(cycles, async () => {
     const id = await rpc<string>('evm_snapshot');
@@ -100,6 +130,7 @@ const cycle = await profiled('snapshot', () =>
   }),
 );
 console.log(`evm_snapshot + 1 transfer + evm_revert: CPU ${cycle.cpuMs.toFixed(3)} ms, wall ${cycle.wallMs.toFixed(3)} ms (median of ${values.cycles})`);
+countOps('snapshot', cycles, 'cycle');
 memory('after snapshot cycles');
 
 const blocks = Number(values.blocks);
@@ -109,6 +140,7 @@ const eventTxs = await Promise.all(Array.from({ length: blocks }, (_, i) => sign
 at = 0;
 const mined = await profiled('events', () => timed(blocks, () => rpc('eth_sendRawTransaction', [eventTxs[at++]])));
 console.log(`${blocks} event blocks: CPU ${mined.cpuMs.toFixed(3)} ms, wall ${mined.wallMs.toFixed(3)} ms per block`);
+countOps('events', blocks, 'block');
 memory('after the writes');
 
 const filter = [{ fromBlock: `0x${first.toString(16)}`, toBlock: `0x${(first + blocks - 1).toString(16)}`, address: token }];

@@ -51,6 +51,19 @@ describe('MemoryKv', () => {
     expect((await store.getMany([nodeKey(1), nodeKey(2), metaKey('a')])).map(hex)).toEqual(['0405', undefined, undefined]);
   });
 
+  // Keys are built in Node's Buffer pool (keys.ts recordBytes); the ordered tree keeps keys as given,
+  // so a kept view would see the pool's bytes change under it and hold its whole 8 KiB block.
+  it('keeps its own copy of an ordered record key built in the Buffer pool', async () => {
+    const store = await opened();
+    const key = logAddressPrefix(filled(20, 3));
+    expect(Buffer.isBuffer(key)).toBe(true);
+    const original = Uint8Array.from(key);
+    await store.put(key, of(1));
+    key.fill(0xff); // the pool's bytes reused by someone else
+    expect(hex(await store.get(original))).toBe('01');
+    expect((await store.keys({ gte: logAddressPrefix(new Uint8Array(0)) }).all()).map(hex)).toEqual([hex(original)]);
+  });
+
   // hardhat_setCode(addr, '0x') stores the empty code under its hash: a fresh store threw, and an
   // empty value placed at the end of a full slab read back from a slab that did not exist.
   it('keeps an empty value on a fresh store and after a slab filled exactly', async () => {

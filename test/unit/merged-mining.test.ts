@@ -176,6 +176,22 @@ describe('mineMergedMiningProof', () => {
   });
 });
 
+describe('mineMergedMiningProof bytes', () => {
+  // SHA-256 over the header, stored coinbase and merkle proof of 300 proofs (prefix lengths 0-999,
+  // 1- and 3-byte script lengths, 0-3 extra txids, difficulty 1 and 1,000), computed by the
+  // straightforward construction before the seal was made cheaper: the bytes must never change.
+  it('are the same as before the seal was made cheaper', () => {
+    const digest = sha256.create();
+    for (let i = 0; i < 300; i++) {
+      const hash = sha256(utf8ToBytes(`seal ${i}`));
+      const extra = Array.from({ length: i % 4 }, (_, j) => sha256(utf8ToBytes(`tx ${i} ${j}`)));
+      const proof = mineMergedMiningProof(hash, i % 5 === 0 ? 1000n : 1n, TIME + i, extra);
+      digest.update(proof.btcHeader).update(proof.coinbase).update(proof.merkleProof);
+    }
+    expect(bytesToHex(digest.digest())).toBe('bbc8e5bce5e6a1280284350b2fb185785e3012cccfc96cd491db3da1b38631b9');
+  });
+});
+
 describe('validateMergedMiningProof rejects', () => {
   const single = mineMergedMiningProof(HASH, 1n, TIME);
   const withTxs = mineMergedMiningProof(HASH, 1n, TIME, [txid(1), txid(2)]);

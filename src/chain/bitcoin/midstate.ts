@@ -25,10 +25,12 @@ const IV = [
 
 const rotr = (x: number, n: number): number => (x >>> n) | (x << (32 - n));
 
+/** The message schedule, reused by every call (compressBlocks is synchronous and never reentered). */
+const w = new Uint32Array(64);
+
 /** Applies the compression function to every 64-byte block of `data` (length must be a multiple of 64). */
 function compressBlocks(state: Uint32Array, data: Uint8Array): void {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const w = new Uint32Array(64);
   for (let off = 0; off < data.length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
     for (let i = 16; i < 64; i++) {

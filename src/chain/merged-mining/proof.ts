@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
-import { concatBytes, utf8ToBytes } from '@noble/hashes/utils.js';
+import { concatBytes, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import { lastIndexOf, sha256, sha256d } from '../base/bytes.js';
 import { coinbaseTransaction } from '../bitcoin/coinbase.js';
 import { BTC_HEADER_SIZE, btcHeaderHash, reversed } from '../bitcoin/encoding.js';
@@ -69,10 +69,10 @@ export function mineMergedMiningProof(
   btcHeader.set(merkleRoot, 36);
   view.setUint32(68, timestampSeconds, true);
   view.setUint32(72, BTC_REGTEST_BITS, true);
-  const target = powTarget(difficulty);
+  const target = bigIntToBytes32(powTarget(difficulty));
   for (let nonce = 0; nonce <= 0xffffffff; nonce++) {
     view.setUint32(76, nonce, true);
-    if (bytesToBigInt(btcHeaderHash(btcHeader)) <= target) {
+    if (atMostTarget(sha256d(btcHeader), target)) {
       return { btcHeader, coinbase: compressCoinbase(coinbaseTx), merkleProof };
     }
   }
@@ -87,9 +87,11 @@ export function compressCoinbase(coinbaseTx: Uint8Array): Uint8Array {
   const p = lastIndexOf(coinbaseTx, RSK_TAG);
   if (p < 0) throw new Error('coinbase transaction has no RSKBLOCK: tag');
   const n = Math.floor(p / 64) * 64;
-  const count = new Uint8Array(8);
-  new DataView(count.buffer).setBigUint64(0, BigInt(n));
-  return concatBytes(count, sha256Midstate(coinbaseTx.subarray(0, n)), coinbaseTx.subarray(n));
+  const stored = new Uint8Array(MIDSTATE_SIZE + coinbaseTx.length - n);
+  new DataView(stored.buffer).setBigUint64(0, BigInt(n));
+  stored.set(sha256Midstate(coinbaseTx.subarray(0, n)), 8);
+  stored.set(coinbaseTx.subarray(n), MIDSTATE_SIZE);
+  return stored;
 }
 
 /**
@@ -211,11 +213,13 @@ export function forkDetectionData(
 function buildCoinbaseTx(hashForMergedMining: Uint8Array): Uint8Array {
   const material = expand(sha256(concatBytes(RSK_TAG, hashForMergedMining)), 2 + 32 + 999);
   const prefixLength = ((material[0]! << 8) | material[1]!) % 1000;
-  return coinbaseTransaction({
-    rewardSatoshis: COINBASE_REWARD_SATOSHIS,
-    publicKey: concatBytes(Uint8Array.of(0x02), material.subarray(2, 34)),
-    dataScript: concatBytes(material.subarray(34, 34 + prefixLength), RSK_TAG, hashForMergedMining),
-  });
+  const publicKey = material.subarray(1, 34);
+  publicKey[0] = 0x02; // a compressed key's prefix byte, in place of the material's second byte (read above)
+  const dataScript = new Uint8Array(prefixLength + RSK_TAG.length + hashForMergedMining.length);
+  dataScript.set(material.subarray(34, 34 + prefixLength));
+  dataScript.set(RSK_TAG, prefixLength);
+  dataScript.set(hashForMergedMining, prefixLength + RSK_TAG.length);
+  return coinbaseTransaction({ rewardSatoshis: COINBASE_REWARD_SATOSHIS, publicKey, dataScript });
 }
 
 /**
@@ -241,6 +245,23 @@ function isValid64ByteTransaction(pair: Uint8Array): boolean {
 /** `length` pseudo-random bytes drawn from `seed` (SHAKE256, one native call). */
 function expand(seed: Uint8Array, length: number): Uint8Array {
   return createHash('shake256', { outputLength: length }).update(seed).digest();
+}
+
+/** A number below 2^256 as 32 big-endian bytes (a PoW target, compared byte by byte). */
+function bigIntToBytes32(n: bigint): Uint8Array {
+  return hexToBytes(n.toString(16).padStart(64, '0'));
+}
+
+/**
+ * Whether a header hash (sha256d's output, internal order: the number's bytes least significant
+ * first) is at most `target` (big-endian): the PoW check without a BigInt per nonce.
+ */
+function atMostTarget(internalHash: Uint8Array, target: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) {
+    const byte = internalHash[31 - i]!;
+    if (byte !== target[i]) return byte < target[i]!;
+  }
+  return true;
 }
 
 function hex(n: bigint): string {

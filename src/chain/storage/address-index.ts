@@ -10,7 +10,7 @@
 import { bytesToHex, concatBytes } from '@ethereumjs/util';
 import type { RskBlock } from '../records/block.js';
 import type { BlockReceipts } from '../records/receipt.js';
-import { type Kv, type KvOp, addressTxPrefix, contractCreatorKey, decodeNumber, encodeNumber, senderNoncePrefix } from './keys.js';
+import { type Kv, type KvOp, addressTxPrefix, concatKey, contractCreatorKey, decodeNumber, encodeNumber, senderNoncePrefix } from './keys.js';
 
 const EMPTY = new Uint8Array(0);
 const HASH_BYTES = 32;
@@ -34,8 +34,9 @@ export interface ContractCreation {
 
 function position(blockNumber: bigint, index: number): Uint8Array {
   const out = new Uint8Array(POSITION_BYTES);
-  out.set(encodeNumber(blockNumber));
-  new DataView(out.buffer).setUint32(8, index);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, blockNumber);
+  view.setUint32(8, index);
   return out;
 }
 
@@ -55,8 +56,8 @@ export function addressIndexOps(block: RskBlock, receipts: BlockReceipts): Array
     // One entry per distinct address: a transaction sent to oneself is listed once.
     const addresses = new Map<string, Uint8Array>();
     for (const address of [tx.from, tx.to, created]) if (address !== undefined) addresses.set(bytesToHex(address), address);
-    for (const address of addresses.values()) ops.push({ type: 'put', key: concatBytes(addressTxPrefix(address), at), value: EMPTY });
-    ops.push({ type: 'put', key: concatBytes(senderNoncePrefix(tx.from, tx.nonce), at), value: EMPTY });
+    for (const address of addresses.values()) ops.push({ type: 'put', key: concatKey(addressTxPrefix(address), at), value: EMPTY });
+    ops.push({ type: 'put', key: concatKey(senderNoncePrefix(tx.from, tx.nonce), at), value: EMPTY });
     if (created !== undefined) ops.push({ type: 'put', key: contractCreatorKey(created), value: concatBytes(tx.hash, tx.from) });
   });
   return ops;

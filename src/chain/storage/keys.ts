@@ -1,5 +1,5 @@
 /** Key layout of a network's LevelDB: one prefix byte per record kind, then a fixed-size id. */
-import { bytesToHex, concatBytes } from '@ethereumjs/util';
+import { bytesToHex } from '@ethereumjs/util';
 
 export interface KvRange {
   gt?: Uint8Array;
@@ -20,6 +20,8 @@ export interface Kv {
   open(): Promise<void>;
   close(): Promise<void>;
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** The same read without a round trip: LevelDB answers on the caller's thread. */
+  getSync(key: Uint8Array): Uint8Array | undefined;
   getMany(keys: Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   put(key: Uint8Array, value: Uint8Array): Promise<void>;
   /** Atomic. */
@@ -53,9 +55,35 @@ export function headKey(): Uint8Array {
   return HEAD;
 }
 
+/**
+ * A new record key or small value, `length` bytes, uninitialised. LevelDB's binding reads a
+ * Uint8Array's bytes through its ArrayBuffer, and V8 keeps arrays of up to 64 bytes (nearly every
+ * key, and block numbers, locations and small trie nodes) on its heap, moving each one out on that
+ * first access: an allocation and a copy per record of every batch. A Buffer from Node's pool is
+ * outside the heap from the start. Only for bytes handed to the store: a store that keeps them as
+ * they are (memory-kv.ts's ordered tree) copies them first, or a kept view would hold the pool's
+ * whole 8 KiB block.
+ */
+export function recordBytes(length: number): Uint8Array {
+  return Buffer.allocUnsafe(length);
+}
+
+/** Parts joined into one record key (see recordBytes). */
+export function concatKey(...parts: Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const key = recordBytes(length);
+  let at = 0;
+  for (const part of parts) {
+    key.set(part, at);
+    at += part.length;
+  }
+  return key;
+}
+
 export function encodeNumber(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, n);
+  const out = recordBytes(8);
+  new DataView(out.buffer, out.byteOffset, 8).setBigUint64(0, n);
   return out;
 }
 
@@ -63,7 +91,12 @@ export function decodeNumber(bytes: Uint8Array, offset = 0): bigint {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset);
 }
 
-const prefixed = (prefix: number, id: Uint8Array) => concatBytes(Uint8Array.of(prefix), id);
+function prefixed(prefix: number, id: Uint8Array): Uint8Array {
+  const key = recordBytes(1 + id.length);
+  key[0] = prefix;
+  key.set(id, 1);
+  return key;
+}
 
 export const blockKey = (n: bigint) => prefixed(BLOCK, encodeNumber(n));
 export const receiptsKey = (n: bigint) => prefixed(RECEIPTS, encodeNumber(n));
@@ -72,9 +105,9 @@ export const txLocationKey = (hash: Uint8Array) => prefixed(TX_LOCATION, hash);
 export const stateNodeKey = (key: Uint8Array) => prefixed(STATE_NODE, key);
 /** stateNodeKey of a node the trie names by its unprefixed hex hash, in one allocation. */
 export function stateNodeKeyOfHex(hex: string): Uint8Array {
-  const key = new Uint8Array(1 + hex.length / 2);
+  const key = Buffer.allocUnsafe(1 + hex.length / 2); // recordBytes, as a Buffer to write hex into
   key[0] = STATE_NODE;
-  Buffer.from(key.buffer).write(hex, 1, 'hex');
+  key.write(hex, 1, 'hex');
   return key;
 }
 export const forkCacheKey = (key: Uint8Array) => prefixed(FORK_CACHE, key);
@@ -97,7 +130,7 @@ export const irregularStateMeta = (blockHash: Uint8Array) => `${IRREGULAR_STATE_
 
 /** Log index postings (log-index.ts): the key ends with the block number, so a prefix scan is a block range. */
 export const logAddressPrefix = (address: Uint8Array) => prefixed(LOG_ADDRESS, address);
-export const logTopicPrefix = (position: number, topic: Uint8Array) => concatBytes(Uint8Array.of(LOG_TOPIC, position), topic);
+export const logTopicPrefix = (position: number, topic: Uint8Array) => concatKey(Uint8Array.of(LOG_TOPIC, position), topic);
 export const logBlockPrefix = () => Uint8Array.of(LOG_BLOCK);
 
 /**
@@ -105,5 +138,5 @@ export const logBlockPrefix = () => Uint8Array.of(LOG_BLOCK);
  * block) ends each key, so a prefix scan in either direction is the address's history in order.
  */
 export const addressTxPrefix = (address: Uint8Array) => prefixed(ADDRESS_TX, address);
-export const senderNoncePrefix = (sender: Uint8Array, nonce: bigint) => concatBytes(Uint8Array.of(SENDER_NONCE), sender, encodeNumber(nonce));
+export const senderNoncePrefix = (sender: Uint8Array, nonce: bigint) => concatKey(Uint8Array.of(SENDER_NONCE), sender, encodeNumber(nonce));
 export const contractCreatorKey = (contract: Uint8Array) => prefixed(CONTRACT_CREATOR, contract);

@@ -3,9 +3,9 @@
  * (topic position, topic), and one "has logs" mark. A query intersects the postings' block
  * ranges, so eth_getLogs touches only blocks that can match and never reads a receipt that cannot.
  */
-import { bytesToHex, concatBytes, equalsBytes } from '@ethereumjs/util';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../records/receipt.js';
-import { encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
+import { concatKey, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
 import type { LogPostings } from './log-postings.js';
 
 /** A log filter's criteria, as the spec's filter object defines them. */
@@ -23,7 +23,7 @@ export function logIndexKeys(number: bigint, receipts: ReceiptRecord[]): Uint8Ar
   const keys = new Map<string, Uint8Array>();
   const suffix = encodeNumber(number);
   const add = (prefix: Uint8Array) => {
-    const key = concatBytes(prefix, suffix);
+    const key = concatKey(prefix, suffix);
     keys.set(bytesToHex(key), key);
   };
   for (const receipt of receipts) {

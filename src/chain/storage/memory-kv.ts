@@ -113,6 +113,12 @@ const keyBytes = (key: string) => new Uint8Array(Buffer.from(key, 'latin1'));
 
 const ordered = (key: Uint8Array) => ORDERED_PREFIXES.has(key[0]!);
 
+/**
+ * A key the tree can keep: keys are built in Node's Buffer pool (keys.ts recordBytes), and the tree
+ * keeps what it is given, so a kept view would hold the pool's whole 8 KiB block.
+ */
+const ownKey = (key: Uint8Array) => (Buffer.isBuffer(key) ? new Uint8Array(key) : key);
+
 function rangeTest(range: KvRange): (key: string) => boolean {
   const bound = (b: Uint8Array | undefined) => (b === undefined ? undefined : keyString(b));
   const [gte, gt, lte, lt] = [bound(range.gte), bound(range.gt), bound(range.lte), bound(range.lt)];
@@ -148,6 +154,10 @@ export class MemoryKv implements Kv {
     return ordered(key) ? this.tree.get(key) : this.slabs.get(keyString(key));
   }
 
+  getSync(key: Uint8Array): Uint8Array | undefined {
+    return ordered(key) ? this.tree.getSync(key) : this.slabs.get(keyString(key));
+  }
+
   async getMany(keys: Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
     return Promise.all(keys.map((key) => this.get(key)));
   }
@@ -160,7 +170,7 @@ export class MemoryKv implements Kv {
   batch(ops: KvOp[]): Promise<void> {
     const treeOps: KvOp[] = [];
     for (const op of ops) {
-      if (ordered(op.key)) treeOps.push(op);
+      if (ordered(op.key)) treeOps.push(op.type === 'put' ? { ...op, key: ownKey(op.key) } : op);
       else if (op.type === 'put') this.slabs.set(keyString(op.key), op.value);
       else this.slabs.delete(keyString(op.key));
     }

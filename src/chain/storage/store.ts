@@ -30,6 +30,7 @@ import {
   irregularStateMeta,
   metaKey,
   receiptsKey,
+  recordBytes,
   txLocationKey,
 } from './keys.js';
 import { type ChainRecord, type WholeChainTarget, LOAD_BATCH_OPS, metaRecords, rawBlock, replaceChain, restartChain, stateNodes } from './whole-chain.js';
@@ -81,9 +82,10 @@ function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Ui
     { type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) },
   ];
   block.transactions.forEach((tx, index) => {
-    const location = new Uint8Array(12);
-    location.set(encodeNumber(number));
-    new DataView(location.buffer).setUint32(8, index);
+    const location = recordBytes(12);
+    const view = new DataView(location.buffer, location.byteOffset, 12);
+    view.setBigUint64(0, number);
+    view.setUint32(8, index);
     ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
   });
   for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
@@ -261,7 +263,7 @@ export class ChainStore {
       chunk.numbers.set(hex(block.hash), number);
       block.transactions.forEach((tx, index) => chunk.txs.set(hex(tx.hash), { blockNumber: number, index }));
       this.cacheBlock(block, receipts);
-      if (firstAdded !== undefined) this.revertedNodes.record(number, await firstAdded);
+      if (firstAdded !== undefined) this.revertedNodes.record(number, firstAdded);
       return;
     }
     ops.push({ type: 'put', key: headKey(), value: encodeNumber(number) });
@@ -313,14 +315,12 @@ export class ChainStore {
 
   /**
    * Writes a commit's batch and, while a snapshot is live, returns which of its state nodes the
-   * store did not hold before (reverted-nodes.ts). The lookup is issued first, in the same tick:
-   * LevelDB's getMany reads the snapshot it takes when called, and memory-kv reads at the call, so
-   * the batch's own writes never show in it. The two round trips overlap instead of following each
-   * other (one whole LevelDB round trip less per block mined while a snapshot is live).
+   * store did not hold before (reverted-nodes.ts), looked up synchronously before the batch is
+   * issued, so the batch's own writes never show in it.
    */
   private async writeWithNewNodes(ops: KvOp[], stateKeys: string[]): Promise<string[]> {
-    const lookup = this.revertedNodes.isTracking ? this.stateDb.absent(stateKeys) : Promise.resolve([]);
-    const [added] = await Promise.all([lookup, this.kv.batch(ops)]);
+    const added = this.revertedNodes.isTracking ? this.stateDb.absent(stateKeys) : [];
+    await this.kv.batch(ops);
     return added;
   }
 
