@@ -12,21 +12,27 @@ import { GENESIS_FEDERATION } from './native/bridge/federation.js';
 import type { ChainParts } from './parts.js';
 
 export class BtcSide {
-  /** `afterMine`: what runs once mined blocks are stored, outside the lock (the federation's duties). */
+  /**
+   * `afterMine`: what runs once mined blocks are stored, outside the lock (the federation's duties);
+   * `byFederation`: the federation's own runs mined them (mine's third argument).
+   */
   constructor(
     private readonly parts: ChainParts,
-    private readonly afterMine: (blocks: readonly BtcBlock[]) => Promise<void> = async () => undefined,
+    private readonly afterMine: (blocks: readonly BtcBlock[], byFederation: boolean) => Promise<void> = async () => undefined,
   ) {}
 
   private get chain(): BtcChain {
     return this.parts.btc;
   }
 
-  /** Mines `count` blocks; the coinbase pays `address`, or the faucet. Resolves once the federation's duties ran. */
-  async mine(count: number, address?: string): Promise<BtcBlock[]> {
+  /**
+   * Mines `count` blocks; the coinbase pays `address`, or the faucet. Resolves once the federation's
+   * duties ran. `byFederation`: a federation run mines, which must not wait for the runs.
+   */
+  async mine(count: number, address?: string, byFederation = false): Promise<BtcBlock[]> {
     const script = address === undefined ? undefined : scriptOfAddress(address);
     const blocks = await this.parts.lock.run(() => this.chain.mine(count, script));
-    await this.afterMine(blocks);
+    await this.afterMine(blocks, byFederation);
     return blocks;
   }
 

@@ -1,0 +1,97 @@
+/**
+ * `npx tsx scripts/call-measure.ts [--in-memory] [--calls N] [--rounds N] [--cpu-prof FILE]`: CPU
+ * time of one eth_call (ERC20 balanceOf) in process, through the in-process provider and the
+ * dispatcher (no HTTP), for the bench's two call rows: the same holder each time, and a new
+ * holder each time. Rounds alternate between the rows and each prints CPU µs per call
+ * (process.cpuUsage, steadier than wall time on a shared machine), the young-generation
+ * collections (scavenges) per 1,000 calls: each one follows about a semi-space of allocation, so
+ * they stand for the bytes a call allocates. Issue 25's call path; never part of `npm test`.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { Interface, Wallet } from 'ethers';
+import { createNode } from '../src/index.js';
+import { contracts } from '../test/fixtures/contracts.js';
+
+const { values } = parseArgs({
+  options: {
+    'in-memory': { type: 'boolean', default: false },
+    calls: { type: 'string', default: '4000' },
+    rounds: { type: 'string', default: '6' },
+    'cpu-prof': { type: 'string' },
+  },
+});
+const TOKEN = new Interface(contracts.Token.abi);
+/** A genesis account of the testnet chain (its key is public, as every dev account's). */
+const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
+const COW = '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826';
+const GAS_PRICE = 70_000_000n;
+/** Calls before the measured rounds: JIT and the head's view warm. */
+const WARM_UP_CALLS = 3000;
+
+const dir = mkdtempSync(join(tmpdir(), 'call-measure-'));
+const node = await createNode({ inMemory: values['in-memory'], dataDir: dir, logLevel: 'silent' });
+const rpc = <T>(method: string, params: unknown[] = []) => node.provider.request({ method, params }) as Promise<T>;
+const wallet = new Wallet(COW_KEY);
+const deploy = await wallet.signTransaction({ type: 0, chainId: 31, nonce: 0, gasPrice: GAS_PRICE, gasLimit: 3_000_000n, data: contracts.Token.bytecode + TOKEN.encodeDeploy([10n ** 24n]).slice(2) });
+const hash = await rpc<string>('eth_sendRawTransaction', [deploy]);
+const token = (await rpc<{ contractAddress: string }>('eth_getTransactionReceipt', [hash])).contractAddress;
+
+let fresh = 0xbe1c000000;
+const holder = (same: boolean) => (same ? COW : `0x${(fresh++).toString(16).padStart(40, '0')}`);
+/** balanceOf(holder)'s call data, without ethers' encoder (whose checksums would fill a profile). */
+const BALANCE_OF = TOKEN.getFunction('balanceOf')!.selector;
+const balanceOf = (address: string) => `${BALANCE_OF}${address.slice(2).padStart(64, '0')}`;
+const call = (same: boolean) => rpc<string>('eth_call', [{ to: token, data: balanceOf(holder(same)) }, 'latest']);
+const expected = await call(true);
+if (BigInt(expected) !== 10n ** 24n) throw new Error(`balanceOf answered ${expected}`);
+
+let scavenges = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === 1) scavenges++;
+}).observe({ entryTypes: ['gc'] });
+
+/** The calls' data is encoded outside the measured window. */
+async function round(same: boolean, calls: number): Promise<{ cpu: number; scavenges: number }> {
+  const requests = Array.from({ length: calls }, () => ({ to: token, data: balanceOf(holder(same)) }));
+  const gcBefore = scavenges;
+  const start = process.cpuUsage();
+  for (const request of requests) await rpc('eth_call', [request, 'latest']);
+  const { user, system } = process.cpuUsage(start);
+  // The observer's entries arrive on a later turn: let them in before counting.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { cpu: (user + system) / calls, scavenges: ((scavenges - gcBefore) * 1000) / calls };
+}
+
+for (let i = 0; i < WARM_UP_CALLS; i++) await call(i % 2 === 0);
+
+let session: Session | undefined;
+if (values['cpu-prof'] !== undefined) {
+  session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+}
+const calls = Number(values.calls);
+const results: Record<string, number[]> = { same: [], fresh: [] };
+for (let r = 0; r < Number(values.rounds); r++) {
+  for (const same of r % 2 === 0 ? [true, false] : [false, true]) {
+    const { cpu, scavenges: gcs } = await round(same, calls);
+    results[same ? 'same' : 'fresh']!.push(cpu);
+    console.log(`round ${r} ${same ? 'same holder' : 'new holder '}: ${cpu.toFixed(1)} µs CPU/call, ${gcs.toFixed(1)} scavenges/1000 calls`);
+  }
+}
+if (session !== undefined) {
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(values['cpu-prof']!, JSON.stringify(profile));
+  console.log(`CPU profile: ${values['cpu-prof']}`);
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`median CPU µs/call: same holder ${median(results.same!).toFixed(1)}, new holder ${median(results.fresh!).toFixed(1)}`);
+await node.close();
+rmSync(dir, { recursive: true, force: true });
