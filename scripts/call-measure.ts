@@ -6,8 +6,15 @@
  * (process.cpuUsage, steadier than wall time on a shared machine), the young-generation
  * collections (scavenges) per 1,000 calls: each one follows about a semi-space of allocation, so
  * they stand for the bytes a call allocates. Issue 25's call path; never part of `npm test`.
+ *
+ * `--callgrind DIR`: run under valgrind instead, instrumented only during one round of `--calls`
+ * calls of each row, and print instructions per call, which the machine's load does not change:
+ *   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=DIR/callgrind.out.%p \
+ *     node --import tsx scripts/call-measure.ts --callgrind DIR --calls 500
+ * (about two minutes: everything runs some 50 times slower there).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +30,9 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '4000' },
     rounds: { type: 'string', default: '6' },
     'cpu-prof': { type: 'string' },
+    /** A sampling heap profile of the rounds, collected objects included: what the calls allocate. */
+    'heap-prof': { type: 'string' },
+    callgrind: { type: 'string' },
   },
 });
 const TOKEN = new Interface(contracts.Token.abi);
@@ -67,7 +77,7 @@ async function round(same: boolean, calls: number): Promise<{ cpu: number; scave
   return { cpu: (user + system) / calls, scavenges: ((scavenges - gcBefore) * 1000) / calls };
 }
 
-for (let i = 0; i < WARM_UP_CALLS; i++) await call(i % 2 === 0);
+for (let i = 0; i < (values.callgrind === undefined ? WARM_UP_CALLS : WARM_UP_CALLS / 3); i++) await call(i % 2 === 0);
 
 let session: Session | undefined;
 if (values['cpu-prof'] !== undefined) {
@@ -77,7 +87,32 @@ if (values['cpu-prof'] !== undefined) {
   await session.post('Profiler.setSamplingInterval', { interval: 100 });
   await session.post('Profiler.start');
 }
+if (values['heap-prof'] !== undefined) {
+  if (session === undefined) {
+    session = new Session();
+    session.connect();
+  }
+  await session.post('HeapProfiler.enable');
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } as never);
+}
 const calls = Number(values.calls);
+if (values.callgrind !== undefined) {
+  let dump = 0;
+  for (const same of [true, false]) {
+    const requests = Array.from({ length: calls }, () => ({ to: token, data: balanceOf(holder(same)) }));
+    execFileSync('callgrind_control', ['-z', String(process.pid)]);
+    execFileSync('callgrind_control', ['-i', 'on', String(process.pid)]);
+    for (const request of requests) await rpc('eth_call', [request, 'latest']);
+    execFileSync('callgrind_control', ['-d', String(process.pid)]);
+    execFileSync('callgrind_control', ['-i', 'off', String(process.pid)]);
+    const out = readFileSync(join(values.callgrind, `callgrind.out.${process.pid}.${++dump}`), 'utf8');
+    const total = Number(/^summary: (\d+)/m.exec(out)![1]);
+    console.log(`${same ? 'same holder' : 'new holder '}: ${Math.round(total / calls)} instructions/call (callgrind)`);
+  }
+  await node.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 const results: Record<string, number[]> = { same: [], fresh: [] };
 for (let r = 0; r < Number(values.rounds); r++) {
   for (const same of r % 2 === 0 ? [true, false] : [false, true]) {
@@ -86,7 +121,11 @@ for (let r = 0; r < Number(values.rounds); r++) {
     console.log(`round ${r} ${same ? 'same holder' : 'new holder '}: ${cpu.toFixed(1)} µs CPU/call, ${gcs.toFixed(1)} scavenges/1000 calls`);
   }
 }
-if (session !== undefined) {
+if (values['heap-prof'] !== undefined) {
+  const { profile } = await session!.post('HeapProfiler.stopSampling');
+  writeFileSync(values['heap-prof'], JSON.stringify(profile));
+  console.log(`heap profile: ${values['heap-prof']}`);
+} else if (session !== undefined) {
   const { profile } = await session.post('Profiler.stop');
   writeFileSync(values['cpu-prof']!, JSON.stringify(profile));
   console.log(`CPU profile: ${values['cpu-prof']}`);
