@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/call-measure.ts [--in-memory] [--calls N] [--rounds N] [--cpu-prof FILE]`: CPU
+ * `npx tsx scripts/call-measure.ts [--in-memory] [--calls N] [--rounds N] [--cpu-prof FILE] [--heap-prof FILE]`: CPU
  * time of one eth_call (ERC20 balanceOf) in process, through the in-process provider and the
  * dispatcher (no HTTP), for the bench's two call rows: the same holder each time, and a new
  * holder each time. Rounds alternate between the rows and each prints CPU µs per call
@@ -8,7 +8,8 @@
  * they stand for the bytes a call allocates. Issue 25's call path; never part of `npm test`.
  *
  * `--callgrind DIR`: run under valgrind instead, instrumented only during one round of `--calls`
- * calls of each row, and print instructions per call, which the machine's load does not change:
+ * calls of each row, and print instructions per call (the machine's load does not change them, but
+ * V8's background compiler and collector threads are counted too: compare several runs):
  *   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=DIR/callgrind.out.%p \
  *     node --import tsx scripts/call-measure.ts --callgrind DIR --calls 500
  * (about two minutes: everything runs some 50 times slower there).
