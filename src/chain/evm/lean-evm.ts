@@ -35,6 +35,7 @@
 import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
 import { Account, createZeroAddress } from '@ethereumjs/util';
 import { TRACED_STEP_WEIGHT, stepCheck, stepsToCheck } from './deadline.js';
+import { FramePool } from './frame-pool.js';
 import { leanRun, leanRunAllowed } from './lean-run.js';
 import { lazyStepHook } from './trace-step.js';
 
@@ -105,6 +106,23 @@ async function interpreterClass(evm: EVM, tx: unknown, block: unknown): Promise<
   return result.runState!.interpreter.constructor as InterpreterClass;
 }
 
+/**
+ * Whether a message's value transfer must write `account` back. The stock methods always do; with
+ * no value the write changes nothing but the journal's `touched` mark, which only EIP-161's
+ * removal of touched empty accounts reads (and preimage reporting, which nothing here turns on).
+ * An account that does not exist or is empty is written as the stock methods do. Most eth_calls
+ * move no value: two journal writes fewer per call.
+ */
+function writesBalance(message: Message, account: Account): boolean {
+  return message.value !== 0n || account.isEmpty();
+}
+
+/** What the stock method hands a frame's result from its message. */
+function setFrameResult(interpreter: Interpreter, message: Message): void {
+  if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
+  if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
+}
+
 export class LeanEVM extends EVM {
   /** Code → its analysis, in order of use (a Map keeps insertion order). */
   private readonly analyses = new Map<Uint8Array, Analysis>();
@@ -133,6 +151,7 @@ export class LeanEVM extends EVM {
   };
 
   private leanCalls: boolean | undefined;
+  private readonly frames = new FramePool();
 
   protected override async _executeCall(message: MessageWithTo): Promise<EVMResult> {
     this.leanCalls ??= CALL_EIPS_LEFT_OUT.every((eip) => !this.common.isActivatedEIP(eip));
@@ -140,16 +159,20 @@ export class LeanEVM extends EVM {
     let error: EVMError | undefined;
     if (!message.delegatecall) {
       const account = (await this.stateManager.getAccount(message.caller)) ?? new Account();
-      try {
-        await this._reduceSenderBalance(account, message);
-      } catch (e) {
-        error = e as EVMError;
+      if (writesBalance(message, account)) {
+        try {
+          await this._reduceSenderBalance(account, message);
+        } catch (e) {
+          error = e as EVMError;
+        }
       }
       const toAccount = (await this.stateManager.getAccount(message.to)) ?? new Account();
-      try {
-        await this._addToBalance(toAccount, message);
-      } catch (e) {
-        error = e as EVMError;
+      if (writesBalance(message, toAccount)) {
+        try {
+          await this._addToBalance(toAccount, message);
+        } catch (e) {
+          error = e as EVMError;
+        }
       }
     }
     await this._loadCode(message);
@@ -192,21 +215,34 @@ export class LeanEVM extends EVM {
       createdAddresses: message.createdAddresses,
       initialLogs: opts.initialLogs,
     } as Env;
-    const interpreter = new InterpreterCtor(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler);
-    this.analyse ??= interpreter._getValidJumpDestinations;
-    interpreter._getValidJumpDestinations = this.cachedAnalysis(interpreter);
-    if (this.events.listenerCount('step') > 0) interpreter._runStepHook = lazyStepHook;
-    if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
-    if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
+    const create = () => {
+      const made = new InterpreterCtor!(this, this.stateManager, this.blockchain, env, message.gasLimit, this.journal, this.performanceLogger, this._optsCached.profiler);
+      this.analyse ??= made._getValidJumpDestinations;
+      made._getValidJumpDestinations = this.cachedAnalysis(made);
+      return made;
+    };
     const code = message.code as Uint8Array;
     let run;
+    let result: Interpreter['_result'];
     if (leanRunAllowed(this, this._optsCached.profiler?.enabled === true)) {
-      run = await leanRun(this, interpreter, code, opts);
+      // Lean frames reuse their depth's interpreter (evm/frame-pool.ts).
+      const depth = env.depth;
+      const { interpreter, pooled } = this.frames.take(this, depth, env, message.gasLimit, create);
+      try {
+        setFrameResult(interpreter, message);
+        run = await leanRun(this, interpreter, code, opts);
+        result = interpreter._result;
+      } finally {
+        if (pooled) this.frames.release(depth);
+      }
     } else {
+      const interpreter = create();
+      if (this.events.listenerCount('step') > 0) interpreter._runStepHook = lazyStepHook;
+      setFrameResult(interpreter, message);
       interpreter.runStep = checkedStep(this, interpreter);
       run = await interpreter.run(code, opts);
+      result = interpreter._result;
     }
-    const result = interpreter._result;
     const error = run.exceptionError;
     message.accessWitness?.commit();
     return {

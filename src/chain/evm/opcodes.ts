@@ -56,8 +56,13 @@ export const RSK_CUSTOM_OPCODES: CustomOpcode[] = [
     },
     logicFunction: (runState: RunState) => {
       const [dst, src, length] = runState.stack.popN(3);
-      const data = runState.memory.read(Number(src), Number(length), true);
-      runState.memory.write(Number(dst), Number(length), data);
+      // The source as a view of the store, not through `read(…, avoidCopy)`: this view dies here,
+      // so the frame's memory stays reusable (evm/frame-pool.ts). `write` copies it.
+      const memory = runState.memory;
+      const from = Number(src);
+      const size = Number(length);
+      memory.extend(from, size);
+      memory.write(Number(dst), size, memory._store.subarray(from, from + size));
     },
   },
 ];

@@ -82,18 +82,22 @@ export class CallRunner {
   }
 }
 
-/** One checkpoint level of a call's writes. */
+/**
+ * One checkpoint level of a call's writes. Each map is made at the level's first write of its
+ * kind: most calls write nothing (a read-only call moves no value, lean-evm.ts), and a call's
+ * checkpoints then cost an empty object each instead of four collections.
+ */
 interface Layer {
-  accounts: Map<string, Account | undefined>;
-  code: Map<string, Uint8Array>;
+  accounts?: Map<string, Account | undefined>;
+  code?: Map<string, Uint8Array>;
   /** Address hex ‖ slot hex → value in its shortest form. */
-  storage: Map<string, Uint8Array>;
+  storage?: Map<string, Uint8Array>;
   /** Addresses whose storage was cleared at this level (CREATE, SELFDESTRUCT). */
-  cleared: Set<string>;
+  cleared?: Set<string>;
 }
 
 function emptyLayer(): Layer {
-  return { accounts: new Map(), code: new Map(), storage: new Map(), cleared: new Set() };
+  return {};
 }
 
 const EMPTY = new Uint8Array(0);
@@ -126,9 +130,11 @@ export class CallState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const key = address.toString();
+    let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const accounts = this.layers[i]!.accounts;
+      if (accounts === undefined) continue;
+      key ??= address.toString();
       if (accounts.has(key)) {
         const account = accounts.get(key);
         return account === undefined ? undefined : copyAccount(account);
@@ -138,13 +144,14 @@ export class CallState implements StateManagerInterface {
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    this.top.accounts.set(address.toString(), account === undefined ? undefined : copyAccount(account));
+    (this.top.accounts ??= new Map()).set(address.toString(), account === undefined ? undefined : copyAccount(account));
   }
 
   async deleteAccount(address: Address): Promise<void> {
     const key = address.toString();
-    this.top.accounts.set(key, undefined);
-    this.top.code.set(key, EMPTY);
+    const top = this.top;
+    (top.accounts ??= new Map()).set(key, undefined);
+    (top.code ??= new Map()).set(key, EMPTY);
     await this.clearStorage(address);
   }
 
@@ -158,14 +165,17 @@ export class CallState implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    this.top.code.set(address.toString(), value);
+    (this.top.code ??= new Map()).set(address.toString(), value);
     await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const key = address.toString();
+    let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
-      const code = this.layers[i]!.code.get(key);
+      const codes = this.layers[i]!.code;
+      if (codes === undefined) continue;
+      key ??= address.toString();
+      const code = codes.get(key);
       if (code !== undefined) return code;
     }
     return this.view.getCode(address);
@@ -176,26 +186,31 @@ export class CallState implements StateManagerInterface {
   }
 
   async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
-    const owner = address.toString();
-    const key = `${owner}${bytesToHex(slot)}`;
+    let owner: string | undefined;
+    let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
-      const layer = this.layers[i]!;
-      const value = layer.storage.get(key);
-      if (value !== undefined) return value;
-      if (layer.cleared.has(owner)) return EMPTY;
+      const { storage, cleared } = this.layers[i]!;
+      if (storage === undefined && cleared === undefined) continue;
+      owner ??= address.toString();
+      if (storage !== undefined) {
+        key ??= `${owner}${bytesToHex(slot)}`;
+        const value = storage.get(key);
+        if (value !== undefined) return value;
+      }
+      if (cleared?.has(owner) === true) return EMPTY;
     }
     return this.view.getStorage(address, slot);
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    this.top.storage.set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
+    (this.top.storage ??= new Map()).set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
   }
 
   async clearStorage(address: Address): Promise<void> {
     const owner = address.toString();
     const top = this.top;
-    for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
-    top.cleared.add(owner);
+    if (top.storage !== undefined) for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
+    (top.cleared ??= new Set()).add(owner);
   }
 
   async checkpoint(): Promise<void> {
@@ -206,13 +221,15 @@ export class CallState implements StateManagerInterface {
   async commit(): Promise<void> {
     const top = this.layers.pop()!;
     const below = this.top;
-    for (const owner of top.cleared) {
-      for (const key of below.storage.keys()) if (key.startsWith(owner)) below.storage.delete(key);
-      below.cleared.add(owner);
+    if (top.cleared !== undefined) {
+      for (const owner of top.cleared) {
+        if (below.storage !== undefined) for (const key of below.storage.keys()) if (key.startsWith(owner)) below.storage.delete(key);
+        (below.cleared ??= new Set()).add(owner);
+      }
     }
-    for (const [key, value] of top.storage) below.storage.set(key, value);
-    for (const [key, value] of top.accounts) below.accounts.set(key, value);
-    for (const [key, value] of top.code) below.code.set(key, value);
+    if (top.storage !== undefined) for (const [key, value] of top.storage) (below.storage ??= new Map()).set(key, value);
+    if (top.accounts !== undefined) for (const [key, value] of top.accounts) (below.accounts ??= new Map()).set(key, value);
+    if (top.code !== undefined) for (const [key, value] of top.code) (below.code ??= new Map()).set(key, value);
   }
 
   async revert(): Promise<void> {

@@ -11,7 +11,7 @@ import { buildBlock } from './block-builder.js';
 import { estimateGas, runCall } from './call.js';
 import { rskCallOpcodes } from '../evm/call-gas.js';
 import { LeanEVM } from '../evm/lean-evm.js';
-import { mstoreOpcode } from '../evm/mstore.js';
+import { mloadOpcode, mstoreOpcode } from '../evm/mstore.js';
 import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
@@ -48,7 +48,7 @@ export class EvmRuntime {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mstoreOpcode(common)];
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mloadOpcode(common), mstoreOpcode(common)];
     this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks, remote, btc }, NATIVE_CONTRACTS)];
   }
 
