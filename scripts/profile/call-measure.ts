@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/call-measure.ts [--in-memory] [--calls N] [--rounds N] [--cpu-prof FILE] [--heap-prof FILE]`: CPU
+ * `npx tsx scripts/profile/call-measure.ts [--in-memory] [--calls N] [--rounds N] [--cpu-prof FILE] [--heap-prof FILE]`: CPU
  * time of one eth_call (ERC20 balanceOf) in process, through the in-process provider and the
  * dispatcher (no HTTP), for the bench's two call rows: the same holder each time, and a new
  * holder each time. Rounds alternate between the rows and each prints CPU µs per call
@@ -11,7 +11,7 @@
  * calls of each row, and print instructions per call (the machine's load does not change them, but
  * V8's background compiler and collector threads are counted too: compare several runs):
  *   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=DIR/callgrind.out.%p \
- *     node --import tsx scripts/call-measure.ts --callgrind DIR --calls 500
+ *     node --import tsx scripts/profile/call-measure.ts --callgrind DIR --calls 500
  * (about two minutes: everything runs some 50 times slower there).
  */
 import { execFileSync } from 'node:child_process';
@@ -22,8 +22,8 @@ import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
-import { createNode } from '../src/index.js';
-import { contracts } from '../test/fixtures/contracts.js';
+import { createNode } from '../../src/index.js';
+import { contracts } from '../../test/fixtures/contracts.js';
 
 const { values } = parseArgs({
   options: {
