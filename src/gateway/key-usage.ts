@@ -1,10 +1,12 @@
 /**
  * Requests per dashboard key, per UTC day and per JSON-RPC method, for the key page's usage table.
  * The RPC path only adds to an in-memory map (one Map get and one set a call); the counts since the
- * last flush are added to the stored day right after (and on close), as the quota counts are, so
- * they survive a restart. A day keeps at most MAX_METHODS_PER_DAY method names: any other method
- * counts under OTHER_METHODS, so a client sending made-up names cannot grow a day without bound.
+ * last flush are added to the stored day shortly after (COUNTS_FLUSH_DELAY_MS) and on close, as the
+ * quota counts are, so they survive a restart. A day keeps at most MAX_METHODS_PER_DAY method
+ * names: any other method counts under OTHER_METHODS, so a client sending made-up names cannot
+ * grow a day without bound.
  */
+import { COUNTS_FLUSH_DELAY_MS } from './quota.js';
 
 /**
  * Distinct method names kept per key and day. A dapp calls a dozen or two methods; rskj serves about
@@ -105,10 +107,11 @@ export class KeyUsage {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    // Unref'd: a pending write never keeps the process alive (close writes what is left).
+    setTimeout(() => {
       this.flushScheduled = false;
       this.flush().catch(() => undefined);
-    });
+    }, COUNTS_FLUSH_DELAY_MS).unref();
   }
 }
 
