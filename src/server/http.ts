@@ -59,8 +59,15 @@ export interface RpcRoute {
 
 /** The RPC path serves dApps in browsers: any origin may call it (the dashboard API is not CORS-open). */
 const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
-/** JSON_HEADERS as name, value pairs, with room for the content length (writeHead takes a flat array). */
+/** JSON_HEADERS as name, value pairs (writeHead takes a flat array). */
 const JSON_HEADER_PAIRS = Object.entries(JSON_HEADERS).flat();
+/**
+ * JSON_HEADER_PAIRS and the content length, whose value `respond` sets before each writeHead:
+ * writeHead reads the array once, synchronously, and keeps nothing of it, so one array serves
+ * every answer without extra headers (issue 25: no array built per request).
+ */
+const ANSWER_HEADERS: (string | number)[] = [...JSON_HEADER_PAIRS, 'content-length', 0];
+const ANSWER_LENGTH_INDEX = ANSWER_HEADERS.length - 1;
 const PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
@@ -162,9 +169,15 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
 
 function respond(res: ServerResponse, result: RpcResult): void {
   // With its length known, the answer goes out in one write instead of chunked framing.
-  const headers: (string | number)[] = [...JSON_HEADER_PAIRS];
-  if (result.headers !== undefined) for (const name in result.headers) headers.push(name, result.headers[name]!);
-  headers.push('content-length', Buffer.byteLength(result.body));
+  let headers: (string | number)[];
+  if (result.headers === undefined) {
+    headers = ANSWER_HEADERS;
+    headers[ANSWER_LENGTH_INDEX] = Buffer.byteLength(result.body);
+  } else {
+    headers = [...JSON_HEADER_PAIRS];
+    for (const name in result.headers) headers.push(name, result.headers[name]!);
+    headers.push('content-length', Buffer.byteLength(result.body));
+  }
   res.writeHead(result.status, headers as string[]);
   res.end(result.body);
 }
