@@ -40,6 +40,8 @@ export class KeyUsage {
   private flushScheduled = false;
   /** The current UTC day's text and bounds, so a call formats no date. */
   private day = { text: '', start: 0, end: 0 };
+  /** The last key and day counted, and their `<keyId>:<day>` (dayKey). */
+  private last = { keyId: '', day: '', key: '' };
 
   constructor(
     private readonly now: () => number,
@@ -95,13 +97,19 @@ export class KeyUsage {
       const start = Math.floor(now / DAY_MS) * DAY_MS;
       this.day = { text: new Date(now).toISOString().slice(0, 10), start, end: start + DAY_MS };
     }
-    const key = `${keyId}:${this.day.text}`;
+    const key = this.dayKey(keyId);
     let counts = this.pending.get(key);
     if (counts === undefined) {
       counts = new Map();
       this.pending.set(key, counts);
     }
     return counts;
+  }
+
+  /** `<keyId>:<day>` of today; the same string for consecutive calls of one key (its hash is kept: issue 25). */
+  private dayKey(keyId: string): string {
+    if (keyId !== this.last.keyId || this.day.text !== this.last.day) this.last = { keyId, day: this.day.text, key: `${keyId}:${this.day.text}` };
+    return this.last.key;
   }
 
   private scheduleFlush(): void {

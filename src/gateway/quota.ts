@@ -38,6 +38,8 @@ export class Quotas {
   private flushScheduled = false;
   /** The current UTC day's text and bounds, so a request formats no date. */
   private day = { text: '', start: 0, end: 0 };
+  /** The last user and day counted, and their `<userId>:<day>` key. */
+  private last = { userId: '', day: '', key: '' };
 
   constructor(
     readonly dailyLimit: number,
@@ -57,7 +59,9 @@ export class Quotas {
       this.day = { text: utcDay(now), start, end: start + DAY_MS };
     }
     const day = this.day;
-    const key = `${userId}:${day.text}`;
+    // The same string for consecutive requests of one user: its hash is kept for the Map lookups (issue 25).
+    if (userId !== this.last.userId || day.text !== this.last.day) this.last = { userId, day: day.text, key: `${userId}:${day.text}` };
+    const key = this.last.key;
     if (this.counts.has(key)) return this.decide(key, calls, now, day.end);
     return this.load(key).then((stored) => {
       // Another request may have read and counted it meanwhile: its count stands.

@@ -37,7 +37,8 @@ export interface HttpLimits {
 export interface RpcResult {
   status: number;
   body: string;
-  headers?: Record<string, string>;
+  /** Extra response headers as name, value pairs (the flat form writeHead takes). */
+  headers?: readonly string[];
 }
 
 /** The request headers a key's options judge (gateway/allowlist.ts, gateway/jwt-keys.ts). */
@@ -174,9 +175,7 @@ function respond(res: ServerResponse, result: RpcResult): void {
     headers = ANSWER_HEADERS;
     headers[ANSWER_LENGTH_INDEX] = Buffer.byteLength(result.body);
   } else {
-    headers = [...JSON_HEADER_PAIRS];
-    for (const name in result.headers) headers.push(name, result.headers[name]!);
-    headers.push('content-length', Buffer.byteLength(result.body));
+    headers = [...JSON_HEADER_PAIRS, ...result.headers, 'content-length', Buffer.byteLength(result.body)];
   }
   res.writeHead(result.status, headers as string[]);
   res.end(result.body);

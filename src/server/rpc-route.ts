@@ -152,7 +152,7 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     const result = dispatcher.dispatch(parsed, requestContext(context, key, context.chain.execution.deadline(access.userId === undefined)), body);
     if (quota === undefined) return result;
     const headers = rateLimitHeaders(quota);
-    return result instanceof Promise ? result.then((r) => ({ ...r, headers })) : { ...result, headers };
+    return result instanceof Promise ? result.then((r) => ({ status: r.status, body: r.body, headers })) : { status: result.status, body: result.body, headers };
   };
 
   /** A dashboard key's request past its options: charged to its user's quota, then dispatched or refused (429). */
@@ -292,12 +292,16 @@ function requestContext(context: RpcContext, filterOwner: string, deadline: Dead
   return members as RpcContext;
 }
 
-function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(quota.limit),
-    'x-ratelimit-remaining': String(Math.max(0, quota.limit - quota.used)),
-    'x-ratelimit-reset': String(Math.floor(quota.resetsAt / 1000)),
-  };
+/** The quota's response headers, as name, value pairs (RpcResult.headers). */
+function rateLimitHeaders(quota: QuotaDecision): string[] {
+  return [
+    'x-ratelimit-limit',
+    String(quota.limit),
+    'x-ratelimit-remaining',
+    String(Math.max(0, quota.limit - quota.used)),
+    'x-ratelimit-reset',
+    String(Math.floor(quota.resetsAt / 1000)),
+  ];
 }
 
 function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult {
@@ -314,7 +318,7 @@ function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: st
       data: { limit: quota.limit, used: quota.used, resetsAt },
     },
   });
-  return { status: 429, body: echoRawId(body, id, raw), headers: { ...rateLimitHeaders(quota), 'retry-after': String(Math.max(1, quota.secondsToReset)) } };
+  return { status: 429, body: echoRawId(body, id, raw), headers: [...rateLimitHeaders(quota), 'retry-after', String(Math.max(1, quota.secondsToReset))] };
 }
 
 /** `raw`: the request's text, to echo an id JSON.parse changed as the client sent it. */
