@@ -177,8 +177,8 @@ class ParsedAddress extends Address {
 /** 20-byte address, `0x`-prefixed, any letter case (checksums are not enforced). */
 export const address: Decoder<Address> = makeDecoder('address', (v) => {
   const bytes = fixedBytes(v, 20, 'RSK address');
-  // fixedBytes accepted v: a 0x-prefixed string of 40 hex digits.
-  return new ParsedAddress(bytes, `0x${(v as string).slice(2).toLowerCase()}`);
+  // fixedBytes accepted v: `0x` (or `0X`) and 40 hex digits, whose lowercase is the text ethereumjs writes.
+  return new ParsedAddress(bytes, (v as string).toLowerCase() as PrefixedHexString);
 });
 
 /** 32-byte hash. */

@@ -44,7 +44,7 @@ describe('address', () => {
     expect(address(ADDR, L)).toBeInstanceOf(Address);
   });
   it('keeps the text ethereumjs would write from the bytes (issue 25: not rebuilt per read)', () => {
-    for (const text of [ADDR, '0x' + ADDR.slice(2).toUpperCase(), '0x7986B3dF570230288501eEa3D890bD66948C9b79', '0x' + '0'.repeat(40), '0x' + 'F'.repeat(40)]) {
+    for (const text of [ADDR, '0x' + ADDR.slice(2).toUpperCase(), '0X' + ADDR.slice(2).toUpperCase(), '0x7986B3dF570230288501eEa3D890bD66948C9b79', '0x' + '0'.repeat(40), '0x' + 'F'.repeat(40)]) {
       const decoded = address(text, L);
       expect(decoded.toString()).toBe(bytesToHex(decoded.bytes));
       expect(decoded.toString()).toBe(new Address(decoded.bytes).toString());
