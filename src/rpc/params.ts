@@ -162,15 +162,16 @@ function parseQuantity(v: unknown): bigint {
  * must first copy flat; this one is built once, from the param's text (issue 25).
  */
 class ParsedAddress extends Address {
-  constructor(
-    bytes: Uint8Array,
-    private readonly text: PrefixedHexString,
-  ) {
+  /** A private field: JSON and deep equality see an Address's members only. */
+  readonly #text: PrefixedHexString;
+
+  constructor(bytes: Uint8Array, text: PrefixedHexString) {
     super(bytes);
+    this.#text = text;
   }
 
   override toString(): PrefixedHexString {
-    return this.text;
+    return this.#text;
   }
 }
 

@@ -49,6 +49,8 @@ describe('address', () => {
       expect(decoded.toString()).toBe(bytesToHex(decoded.bytes));
       expect(decoded.toString()).toBe(new Address(decoded.bytes).toString());
       expect(decoded.equals(new Address(decoded.bytes))).toBe(true);
+      expect(decoded).toEqual(new Address(decoded.bytes));
+      expect(JSON.stringify(decoded)).toBe(JSON.stringify(new Address(decoded.bytes)));
     }
   });
   it('rejects bad input with exact messages', () => {
