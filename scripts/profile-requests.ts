@@ -8,13 +8,15 @@
  *   tsx scripts/profile-requests.ts send [--count 300]
  *   tsx scripts/profile-requests.ts logs [--count 2000] [--queries 20]   (--count one-Transfer blocks, then eth_getLogs over them, as the bench's getLogs row)
  *   tsx scripts/profile-requests.ts bare [--connections 32] [--seconds 5]   (a bare node:http server, for scale)
- * Common flags: --warm-up SECONDS (default 1; the read, call and bare modes), --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
+ * Common flags: --in-memory (default: a fresh data dir, as `npm start` keeps one), --cpu-prof DIR
  * (the node runs under `node --cpu-prof`; the top functions of the measured window are printed),
  * --root DIR (start the node of another checkout, built there: to compare with an older commit);
  * flags after `--` go to the node (`-- --quiet`); --callgrind DIR (the node runs under valgrind's
  * callgrind, instrumented only during the measured window: instructions per request, which the
  * machine's load does not change; the warm-up then runs about 50 times slower, so give --seconds
- * room).
+ * room); --warm-up SECONDS (default 1; read, call and bare: under --callgrind give it 30, or the
+ * window measures V8's interpreter). read --user-key: through a dashboard user's key, quota and
+ * usage counted (the bench's "user key" row); the node then starts with a daily limit of 10^9.
  *
  * The node starts as `npm start` does (scripts/start.mjs: builds dist/ when stale, then runs the
  * bin in the same process). The client is raw node:net sockets, keep-alive, requests built once,
