@@ -3,7 +3,7 @@
  * whose cores are shared, throughput says more about the neighbours than about us, while the
  * server's own CPU time per answered request (/proc/<pid>/stat) holds steady. Issue 25.
  *
- *   tsx scripts/profile/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address]
+ *   tsx scripts/profile/profile-requests.ts read [--method eth_blockNumber|eth_getBalance] [--connections 32] [--seconds 5] [--new-address] [--user-key]
  *   tsx scripts/profile/profile-requests.ts call [--new-address] [--connections 32] [--seconds 5]   (ERC20 balanceOf, as the bench's call rows)
  *   tsx scripts/profile/profile-requests.ts send [--count 300]
  *   tsx scripts/profile/profile-requests.ts logs [--count 2000] [--queries 20]   (--count one-Transfer blocks, then eth_getLogs over them, as the bench's getLogs row)
@@ -14,7 +14,9 @@
  * flags after `--` go to the node (`-- --quiet`); --callgrind DIR (the node runs under valgrind's
  * callgrind, instrumented only during the measured window: instructions per request, which the
  * machine's load does not change; the warm-up then runs about 50 times slower, so give --seconds
- * room).
+ * room); --warm-up SECONDS (default 1; read, call and bare: under --callgrind give it 30, or the
+ * window measures V8's interpreter). read --user-key: through a dashboard user's key, quota and
+ * usage counted (the bench's "user key" row); the node then starts with a daily limit of 10^9.
  *
  * The node starts as `npm start` does (scripts/start.mjs: builds dist/ when stale, then runs the
  * bin in the same process). The client is raw node:net sockets, keep-alive, requests built once,
@@ -30,13 +32,17 @@ import { Interface, Wallet } from 'ethers';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
 
 const KEY = 'profile-key';
+/** --user-key: the daily limit the node starts with, so the measured requests never reach it. */
+const USER_KEY_DAILY_LIMIT = 1_000_000_000;
+/** The path requests are posted to: the operator's key, or (--user-key) a dashboard user's. */
+let rpcPath = `/${KEY}`;
 /** rskj's regtest account keccak256('cow'), funded on both networks' genesis. */
 const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
 const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
 /** Above the genesis minimum gas price (60,000,000), which the miner may raise by 1% a block. */
 const GAS_PRICE = 80_000_000;
-/** Requests answered before the measured window starts: JIT and caches warm. */
-const WARM_UP_SECONDS = 1;
+/** Requests answered before the measured window starts (--warm-up): JIT and caches warm. Under --callgrind give it 30 or more. */
+const WARM_UP_SECONDS = '1';
 /** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
 const CLOCK_TICKS_PER_SECOND = 100;
 const TOP_FUNCTIONS = 40;
@@ -51,11 +57,14 @@ const { positionals, values } = parseArgs({
     method: { type: 'string', default: 'eth_blockNumber' },
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '5' },
+    'warm-up': { type: 'string', default: WARM_UP_SECONDS },
     count: { type: 'string', default: '300' },
     queries: { type: 'string', default: '20' },
     'in-memory': { type: 'boolean', default: false },
     /** eth_getBalance: a never-read address per request (the bench's getBalance-new row). */
     'new-address': { type: 'boolean', default: false },
+    /** read: through a dashboard user's key (quota and usage counting on), as the bench's "user key" row. */
+    'user-key': { type: 'boolean', default: false },
     'cpu-prof': { type: 'string' },
     callgrind: { type: 'string' },
     /** Another checkout's scripts/start.mjs (e.g. an older commit, built there), to compare. */
@@ -135,7 +144,8 @@ const valgrindArgs = (dir: string): string[] => ['--tool=callgrind', '--instr-at
 async function startNode(): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), 'profile-requests-'));
   const storage = values['in-memory'] ? ['--in-memory'] : ['--data-dir', dataDir];
-  const nodeCommand = [...nodeFlags(), join(values.root, 'scripts/start.mjs'), '--port', '0', '--api-key', KEY, ...storage, ...nodeArgs];
+  const limit = values['user-key'] ? ['--daily-limit', String(USER_KEY_DAILY_LIMIT)] : [];
+  const nodeCommand = [...nodeFlags(), join(values.root, 'scripts/start.mjs'), '--port', '0', '--api-key', KEY, ...storage, ...limit, ...nodeArgs];
   const [command, args] = values.callgrind === undefined ? [process.execPath, nodeCommand] : ['valgrind', [...valgrindArgs(values.callgrind), process.execPath, ...nodeCommand]];
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -193,7 +203,7 @@ async function startBare(): Promise<Server> {
 
 function requestBytes(port: number, body: string): Buffer {
   return Buffer.from(
-    `POST /${KEY} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `POST ${rpcPath} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
 
@@ -269,7 +279,7 @@ async function drive(server: Server, request: Buffer | ((i: number) => Buffer), 
       if (measuring) requests++;
     }
   });
-  await new Promise((resolve) => setTimeout(resolve, WARM_UP_SECONDS * 1000));
+  await new Promise((resolve) => setTimeout(resolve, Number(values['warm-up']) * 1000));
   callgrind(server.pid, true);
   measuring = true;
   const from = monotonicMicros();
@@ -308,6 +318,21 @@ async function rpc(connection: Connection, port: number, method: string, params:
 function deployed(receipt: { status: string; contractAddress: string }): string {
   if (receipt.status !== '0x1') throw new Error(`the token's deployment failed: ${JSON.stringify(receipt)}`);
   return receipt.contractAddress;
+}
+
+/** Signs up a dashboard user, makes a key and posts to it from now on (the bench's dashboardUserUrl). */
+async function useUserKey(port: number): Promise<void> {
+  const base = `http://127.0.0.1:${port}`;
+  const credentials = JSON.stringify({ email: 'profile@example.com', password: 'profile-password' });
+  const json = { 'content-type': 'application/json' };
+  const signup = await fetch(`${base}/api/signup`, { method: 'POST', headers: json, body: credentials });
+  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
+  const login = await fetch(`${base}/api/login`, { method: 'POST', headers: json, body: credentials });
+  const cookie = login.headers.get('set-cookie')?.split(';')[0];
+  if (login.status !== 200 || cookie === undefined) throw new Error(`login: ${login.status} ${await login.text()}`);
+  const created = await fetch(`${base}/api/keys`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ name: 'profile', network: 'testnet' }) });
+  if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
+  rpcPath = `/${((await created.json()) as { key: string }).key}`;
 }
 
 /** Deploys the fixture token and mints to the cow account: the token's address (the bench's eth_call rows read it). */
@@ -466,12 +491,13 @@ async function main(): Promise<void> {
   let window: Window;
   try {
     if (mode === 'read') {
+      if (values['user-key']) await useUserKey(server.port);
       const params = values.method === 'eth_getBalance' ? [RECIPIENT, 'latest'] : [];
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: values.method, params });
       const [before, after] = body.split(RECIPIENT.slice(2));
       const request = values['new-address'] ? (i: number) => requestBytes(server.port, before + NEW_ADDRESS_BASE.toString(16).padStart(40 - String(i).length, '0') + i + after) : requestBytes(server.port, body);
       window = await drive(server, request, connections, seconds);
-      report(`${values.method}${values['new-address'] ? ' (a new address each)' : ''}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
+      report(`${values.method}${values['new-address'] ? ' (a new address each)' : ''}${values['user-key'] ? ', user key' : ''}, ${connections} connections${values['in-memory'] ? ', in memory' : ', data dir'}`, window);
     } else if (mode === 'call') {
       // ERC20 balanceOf of the minted holder, or (--new-address) of a never-read holder each time.
       const token = await deployToken(server);

@@ -1,10 +1,12 @@
 /**
  * Requests per dashboard key, per UTC day and per JSON-RPC method, for the key page's usage table.
  * The RPC path only adds to an in-memory map (one Map get and one set a call); the counts since the
- * last flush are added to the stored day right after (and on close), as the quota counts are, so
- * they survive a restart. A day keeps at most MAX_METHODS_PER_DAY method names: any other method
- * counts under OTHER_METHODS, so a client sending made-up names cannot grow a day without bound.
+ * last flush are added to the stored day shortly after (COUNTS_FLUSH_DELAY_MS) and on close, as the
+ * quota counts are, so they survive a restart. A day keeps at most MAX_METHODS_PER_DAY method
+ * names: any other method counts under OTHER_METHODS, so a client sending made-up names cannot
+ * grow a day without bound.
  */
+import { COUNTS_FLUSH_DELAY_MS } from './quota.js';
 
 /**
  * Distinct method names kept per key and day. A dapp calls a dozen or two methods; rskj serves about
@@ -38,6 +40,8 @@ export class KeyUsage {
   private flushScheduled = false;
   /** The current UTC day's text and bounds, so a call formats no date. */
   private day = { text: '', start: 0, end: 0 };
+  /** The last key and day counted, and their `<keyId>:<day>` (dayKey). */
+  private last = { keyId: '', day: '', key: '' };
 
   constructor(
     private readonly now: () => number,
@@ -93,7 +97,7 @@ export class KeyUsage {
       const start = Math.floor(now / DAY_MS) * DAY_MS;
       this.day = { text: new Date(now).toISOString().slice(0, 10), start, end: start + DAY_MS };
     }
-    const key = `${keyId}:${this.day.text}`;
+    const key = this.dayKey(keyId);
     let counts = this.pending.get(key);
     if (counts === undefined) {
       counts = new Map();
@@ -102,13 +106,20 @@ export class KeyUsage {
     return counts;
   }
 
+  /** `<keyId>:<day>` of today; the same string for consecutive calls of one key (its hash is kept: issue 25). */
+  private dayKey(keyId: string): string {
+    if (keyId !== this.last.keyId || this.day.text !== this.last.day) this.last = { keyId, day: this.day.text, key: `${keyId}:${this.day.text}` };
+    return this.last.key;
+  }
+
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    setImmediate(() => {
+    // Unref'd: a pending write never keeps the process alive (close writes what is left).
+    setTimeout(() => {
       this.flushScheduled = false;
       this.flush().catch(() => undefined);
-    });
+    }, COUNTS_FLUSH_DELAY_MS).unref();
   }
 }
 

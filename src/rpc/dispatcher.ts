@@ -57,6 +57,11 @@ const BATCH_YIELD_EVERY = 50;
  * from the stack limit, which params about 4,100 levels deep used to overflow (-32603).
  */
 export const MAX_PARAMS_DEPTH = 100;
+/**
+ * The shortest JSON text nested deeper than MAX_PARAMS_DEPTH: as many opening brackets as closing
+ * ones, one level past the limit. A shorter body (a read's ~60-120 characters) needs no depth scan.
+ */
+const SHORTEST_TOO_DEEP = 2 * (MAX_PARAMS_DEPTH + 1);
 
 /**
  * The deepest nesting of arrays and objects in a JSON text, brackets inside strings aside: one pass
@@ -155,7 +160,7 @@ export class Dispatcher<Ctx> {
    */
   dispatch(parsed: unknown, ctx: Ctx, body?: string): HttpAnswer | Promise<HttpAnswer> {
     if (parsed === INVALID_JSON) return single(failure(null, new ParseError()));
-    const shallow = body !== undefined && jsonTextDepth(body) <= MAX_PARAMS_DEPTH;
+    const shallow = body !== undefined && (body.length <= SHORTEST_TOO_DEEP - 1 || jsonTextDepth(body) <= MAX_PARAMS_DEPTH);
     if (Array.isArray(parsed)) return this.dispatchBatch(parsed, ctx, shallow, body);
     const res = this.answer(parsed, ctx, shallow);
     return res instanceof Promise ? res.then((r) => httpResult(r, body)) : httpResult(res, body);
@@ -278,8 +283,14 @@ function single(res: JsonRpcFailure): HttpResult {
  * response is replaced by a -32603 error with the same id; this never throws.
  */
 export function serializeResponse(res: JsonRpcResponse): string {
-  // Pre-serialised results (raw-json.ts: cached JSON of mined data) are spliced in as they are.
-  if ('result' in res && res.result instanceof RawJson) return rawSuccessText(res.id, res.result);
+  if ('result' in res) {
+    const result = res.result;
+    // Pre-serialised results (raw-json.ts: cached JSON of mined data) are spliced in as they are.
+    if (result instanceof RawJson) return rawSuccessText(res.id, result);
+    // Most reads answer a string (a quantity, a hash): the envelope around it is written as text,
+    // key for key what JSON.stringify of the object gives, at a third of its cost (issue 25).
+    if (typeof result === 'string') return `{"jsonrpc":"2.0","id":${idText(res.id)},"result":${JSON.stringify(result)}}`;
+  }
   try {
     return JSON.stringify(res);
   } catch {
@@ -289,4 +300,9 @@ export function serializeResponse(res: JsonRpcResponse): string {
       error: { code: ErrorCode.Internal, message: 'Internal server error: the response could not be serialized' },
     });
   }
+}
+
+/** An id's JSON text (a number JSON.parse gave is finite: its String is its JSON). */
+function idText(id: JsonRpcId): string {
+  return typeof id === 'number' ? (Number.isFinite(id) ? String(id) : 'null') : JSON.stringify(id);
 }

@@ -23,7 +23,7 @@
  * Custom decoders: `makeDecoder('filter', (v) => { ...; throw new ParamError('detail') })`, using
  * `field(obj, 'key', decoder)` to read object members with `field "key": ...` prefixed details.
  */
-import { Address, unprefixedHexToBytes } from '@ethereumjs/util';
+import { Address, type PrefixedHexString, unprefixedHexToBytes } from '@ethereumjs/util';
 import { InvalidParams } from './errors.js';
 import type { BlockSelector, BlockTag, CallRequest } from './types.js';
 
@@ -156,8 +156,31 @@ function parseQuantity(v: unknown): bigint {
 // ---------------------------------------------------------------------------------------------
 // Leaf decoders
 
+/**
+ * An Address that keeps its lowercase hex text. ethereumjs's `toString` rebuilds the text byte by
+ * byte, a string of 21 pieces that every Map lookup by it (the state reads key accounts by it)
+ * must first copy flat; this one is built once, from the param's text (issue 25).
+ */
+class ParsedAddress extends Address {
+  /** A private field: JSON and deep equality see an Address's members only. */
+  readonly #text: PrefixedHexString;
+
+  constructor(bytes: Uint8Array, text: PrefixedHexString) {
+    super(bytes);
+    this.#text = text;
+  }
+
+  override toString(): PrefixedHexString {
+    return this.#text;
+  }
+}
+
 /** 20-byte address, `0x`-prefixed, any letter case (checksums are not enforced). */
-export const address: Decoder<Address> = makeDecoder('address', (v) => new Address(fixedBytes(v, 20, 'RSK address')));
+export const address: Decoder<Address> = makeDecoder('address', (v) => {
+  const bytes = fixedBytes(v, 20, 'RSK address');
+  // fixedBytes accepted v: `0x` (or `0X`) and 40 hex digits, whose lowercase is the text ethereumjs writes.
+  return new ParsedAddress(bytes, (v as string).toLowerCase() as PrefixedHexString);
+});
 
 /** 32-byte hash. */
 export const hash32: Decoder<Uint8Array> = makeDecoder('hash', (v) => fixedBytes(v, 32, '32-byte hash'));
@@ -218,6 +241,8 @@ export const bool: Decoder<boolean> = makeDecoder('bool', (v) => {
 });
 
 const TAGS: ReadonlySet<string> = new Set<BlockTag>(['latest', 'earliest', 'pending', 'safe', 'finalized']);
+/** One frozen selector per tag: most calls name `latest`, and none needs an object of its own. */
+const TAG_SELECTORS: ReadonlyMap<string, BlockSelector> = new Map([...TAGS].map((tag) => [tag, Object.freeze({ tag: tag as BlockTag })]));
 const HEX_NUMBER_RE = /^0[xX][0-9a-fA-F]+$/;
 const DECIMAL_RE = /^[0-9]+$/;
 
@@ -255,7 +280,8 @@ const MAX_BLOCK_NUMBER_CHARS = 80;
  * are accepted; numbers are capped at int64 like geth.
  */
 function parseTagOrNumber(v: string): BlockSelector {
-  if (TAGS.has(v)) return { tag: v as BlockTag };
+  const tagged = TAG_SELECTORS.get(v);
+  if (tagged !== undefined) return tagged;
   let n: bigint;
   // Length before any regex or BigInt: a 15 MB string must not hold the event loop.
   if (v.length > MAX_BLOCK_NUMBER_CHARS && (DECIMAL_RE.test(v.slice(0, 2)) || has0x(v))) throw new ParamError('block number larger than int64');

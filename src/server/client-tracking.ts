@@ -35,11 +35,16 @@ function isWellFormed(request: unknown): request is { method: string } {
 
 /** The counter one answered call adds to, if any. */
 export function classifyCall(request: unknown, response: JsonRpcResponse): ClientEvent | undefined {
+  // A call answered with a result passed the dispatcher's envelope checks (most calls: one look).
+  if (!('error' in response)) {
+    const method = (request as { method: string }).method;
+    return TRANSACTION_METHODS.has(method) ? 'validTransactions' : BLOCK_METHODS.has(method) ? 'validBlocks' : undefined;
+  }
   if (!isWellFormed(request)) return 'invalidMessages';
-  const code = 'error' in response ? response.error.code : undefined;
+  const code = response.error.code;
   if (code === ErrorCode.MethodNotFound) return 'unexpectedMessages';
-  if (TRANSACTION_METHODS.has(request.method)) return code === undefined ? 'validTransactions' : 'invalidTransactions';
-  if (BLOCK_METHODS.has(request.method)) return code === undefined ? 'validBlocks' : 'invalidBlocks';
+  if (TRANSACTION_METHODS.has(request.method)) return 'invalidTransactions';
+  if (BLOCK_METHODS.has(request.method)) return 'invalidBlocks';
   return code === ErrorCode.InvalidParams ? 'unexpectedMessages' : undefined;
 }
 

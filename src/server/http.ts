@@ -38,7 +38,8 @@ export interface RpcResult {
   status: number;
   /** Text, or the chunks of a big answer assembled as bytes (rpc/raw-json.ts), written in order. */
   body: string | readonly Buffer[];
-  headers?: Record<string, string>;
+  /** Extra response headers as name, value pairs (the flat form writeHead takes). */
+  headers?: readonly string[];
 }
 
 /** The request headers a key's options judge (gateway/allowlist.ts, gateway/jwt-keys.ts). */
@@ -60,8 +61,15 @@ export interface RpcRoute {
 
 /** The RPC path serves dApps in browsers: any origin may call it (the dashboard API is not CORS-open). */
 const JSON_HEADERS = { 'content-type': 'application/json', 'access-control-allow-origin': '*' };
-/** JSON_HEADERS as name, value pairs, with room for the content length (writeHead takes a flat array). */
+/** JSON_HEADERS as name, value pairs (writeHead takes a flat array). */
 const JSON_HEADER_PAIRS = Object.entries(JSON_HEADERS).flat();
+/**
+ * JSON_HEADER_PAIRS and the content length, whose value `respond` sets before each writeHead:
+ * writeHead reads the array once, synchronously, and keeps nothing of it, so one array serves
+ * every answer without extra headers (issue 25: no array built per request).
+ */
+const ANSWER_HEADERS: (string | number)[] = [...JSON_HEADER_PAIRS, 'content-length', 0];
+const ANSWER_LENGTH_INDEX = ANSWER_HEADERS.length - 1;
 const PREFLIGHT_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
@@ -163,23 +171,30 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
 
 function respond(res: ServerResponse, result: RpcResult): void {
   // With its length known, the answer goes out in one write instead of chunked framing.
-  const headers: (string | number)[] = [...JSON_HEADER_PAIRS];
-  if (result.headers !== undefined) for (const name in result.headers) headers.push(name, result.headers[name]!);
   const { body } = result;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : byteLengthOf(body);
+  let headers: (string | number)[];
+  if (result.headers === undefined) {
+    headers = ANSWER_HEADERS;
+    headers[ANSWER_LENGTH_INDEX] = length;
+  } else {
+    headers = [...JSON_HEADER_PAIRS, ...result.headers, 'content-length', length];
+  }
+  res.writeHead(result.status, headers as string[]);
   if (typeof body === 'string') {
-    headers.push('content-length', Buffer.byteLength(body));
-    res.writeHead(result.status, headers as string[]);
     res.end(body);
     return;
   }
-  let length = 0;
-  for (const chunk of body) length += chunk.length;
-  headers.push('content-length', length);
-  res.writeHead(result.status, headers as string[]);
   // Corked (end() uncorks): the chunks leave in one writev, nothing copied again.
   res.cork();
   for (const chunk of body) res.write(chunk);
   res.end();
+}
+
+function byteLengthOf(chunks: readonly Buffer[]): number {
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  return length;
 }
 
 function internalError(rpc: RpcRoute, res: ServerResponse): void {

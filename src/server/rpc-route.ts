@@ -127,8 +127,11 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     return context;
   };
 
-  /** Counts the calls of a parsed body against a dashboard user's quota (callers skip operators, never counted). */
-  const charge = (userId: string, parsed: unknown): Promise<QuotaDecision> => {
+  /**
+   * Counts the calls of a parsed body against a dashboard user's quota (callers skip operators,
+   * never counted); a promise only when the user's count for today is not in memory yet.
+   */
+  const charge = (userId: string, parsed: unknown): QuotaDecision | Promise<QuotaDecision> => {
     // A batch the dispatcher refuses whole (empty, or over the size limit) runs nothing: it counts once.
     const calls = Array.isArray(parsed) && parsed.length > 0 && parsed.length <= maxBatch ? parsed.length : 1;
     return gateway.quotas.consume(userId, calls);
@@ -149,24 +152,29 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
     const result = dispatcher.dispatch(parsed, requestContext(context, key, context.chain.execution.deadline(access.userId === undefined)), body);
     if (quota === undefined) return result;
     const headers = rateLimitHeaders(quota);
-    return result instanceof Promise ? result.then((r) => ({ ...r, headers })) : { ...result, headers };
+    return result instanceof Promise ? result.then((r) => ({ status: r.status, body: r.body, headers })) : { status: result.status, body: result.body, headers };
   };
 
-  /** The rest of the gate for a key with options or a quota: both may wait (a JWT check, the quota's database). */
-  const judgeAndCharge = async (access: Exclude<Access, { denied: string }>, key: string, client: string | undefined, parsed: unknown, body: string, remote: string | undefined, headers: RpcRequestHeaders): Promise<RpcResult> => {
+  /** A dashboard key's request past its options: charged to its user's quota, then dispatched or refused (429). */
+  const chargeAndDispatch = (access: Exclude<Access, { denied: string }>, key: string, client: string | undefined, parsed: unknown, body: string, userId: string): RpcResult | Promise<RpcResult> => {
+    const admit = (quota: QuotaDecision): RpcResult | Promise<RpcResult> => {
+      if (quota.allowed) return dispatchAdmitted(access, key, client, parsed, body, quota);
+      note(client, 'failedHandshakes');
+      return quotaExceeded(quota, idOf(body), body);
+    };
+    const quota = charge(userId, parsed);
+    return quota instanceof Promise ? quota.then(admit) : admit(quota);
+  };
+
+  /** The gate for a key with options: they may wait (a JWT check) before the quota is charged. */
+  const judgeAndCharge = async (access: Exclude<Access, { denied: string }>, key: string, client: string | undefined, parsed: unknown, body: string, remote: string | undefined, headers: RpcRequestHeaders, policy: KeyPolicy, userId: string): Promise<RpcResult> => {
     // Refused by the key's options before the quota: a refused request runs nothing and costs nothing.
-    const policy = policyOf(access);
-    const refusal = policy === undefined ? undefined : await judge(policy, remote, headers, parsed);
+    const refusal = await judge(policy, remote, headers, parsed);
     if (refusal !== undefined) {
       note(client, 'failedHandshakes');
       return { status: refusal.status, body: refusalBody(refusal, body) };
     }
-    const quota = access.userId === undefined ? undefined : await charge(access.userId, parsed);
-    if (quota !== undefined && !quota.allowed) {
-      note(client, 'failedHandshakes');
-      return quotaExceeded(quota, idOf(body), body);
-    }
-    return dispatchAdmitted(access, key, client, parsed, body, quota);
+    return chargeAndDispatch(access, key, client, parsed, body, userId);
   };
 
   const http: RpcRoute = {
@@ -182,9 +190,12 @@ export function createRpcGate(options: RpcGateOptions): { http: RpcRoute; webSoc
         return { status: 401, body: errorBody(idOf(body), UNAUTHORIZED_CODE, access.denied, body) };
       }
       const parsed = parseJsonBody(body);
-      // An operator key (no options, no quota) goes straight on, without a promise of its own.
+      // An operator key (no options, no quota) goes straight on, without a promise of its own; so
+      // does a dashboard key without options whose user's count for today is in memory.
       if (access.record === undefined) return dispatchAdmitted(access, key, client, parsed, body);
-      return judgeAndCharge(access, key, client, parsed, body, remote, headers);
+      const policy = policyOf(access);
+      if (policy === undefined) return chargeAndDispatch(access, key, client, parsed, body, access.record.userId);
+      return judgeAndCharge(access, key, client, parsed, body, remote, headers, policy, access.record.userId);
     },
     errorBody: (code, message) => errorBody(null, code, message),
   };
@@ -281,12 +292,16 @@ function requestContext(context: RpcContext, filterOwner: string, deadline: Dead
   return members as RpcContext;
 }
 
-function rateLimitHeaders(quota: QuotaDecision): Record<string, string> {
-  return {
-    'x-ratelimit-limit': String(quota.limit),
-    'x-ratelimit-remaining': String(Math.max(0, quota.limit - quota.used)),
-    'x-ratelimit-reset': String(Math.floor(quota.resetsAt / 1000)),
-  };
+/** The quota's response headers, as name, value pairs (RpcResult.headers). */
+function rateLimitHeaders(quota: QuotaDecision): string[] {
+  return [
+    'x-ratelimit-limit',
+    String(quota.limit),
+    'x-ratelimit-remaining',
+    String(Math.max(0, quota.limit - quota.used)),
+    'x-ratelimit-reset',
+    String(Math.floor(quota.resetsAt / 1000)),
+  ];
 }
 
 function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult & { body: string } {
@@ -303,7 +318,7 @@ function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: st
       data: { limit: quota.limit, used: quota.used, resetsAt },
     },
   });
-  return { status: 429, body: echoRawId(body, id, raw), headers: { ...rateLimitHeaders(quota), 'retry-after': String(Math.max(1, quota.secondsToReset)) } };
+  return { status: 429, body: echoRawId(body, id, raw), headers: [...rateLimitHeaders(quota), 'retry-after', String(Math.max(1, quota.secondsToReset))] };
 }
 
 /** `raw`: the request's text, to echo an id JSON.parse changed as the client sent it. */

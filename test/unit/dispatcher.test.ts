@@ -393,6 +393,19 @@ describe('Dispatcher.handleRequest', () => {
   });
 });
 
+describe('serializeResponse: a string result written as text (issue 25)', () => {
+  it('gives what JSON.stringify of the response object gives, for every kind of id and string', () => {
+    const ids = [1, 0, -7, 1.5, 2 ** 53 + 2, 1e21, 'abc', 'quote " backslash \\ newline \n', '\u2028\ud800', '', null];
+    const results = ['0x1', '', '0x' + 'f'.repeat(64), 'quote " and \n and \u0000', '\ud800 lone surrogate', 'ünïcødé'];
+    for (const id of ids) {
+      for (const result of results) {
+        const res = { jsonrpc: '2.0' as const, id, result };
+        expect(serializeResponse(res)).toBe(JSON.stringify(res));
+      }
+    }
+  });
+});
+
 describe('Dispatcher registry', () => {
   it('lists and finds methods', () => {
     const d = makeDispatcher();

@@ -29,6 +29,12 @@ describe('the params depth check with the body text', () => {
     expect(batch[0].error.message).toContain('nested more than');
   });
 
+  it('refuses params one level past the limit and takes them at the limit (short bodies skip the scan: they cannot be that deep)', async () => {
+    expect((await call(nested(MAX_PARAMS_DEPTH + 1))).error.message).toContain('nested more than');
+    expect((await call(nested(MAX_PARAMS_DEPTH))).error.message).toContain('too many arguments');
+    expect((await call('[[[]]]')).error.message).toContain('too many arguments');
+  });
+
   it('lets a wide but shallow body through to the method, brackets in strings or not', async () => {
     const wide = JSON.stringify([Array.from({ length: 50_000 }, () => []), '['.repeat(500)]);
     expect((await call(wide)).error.message).toContain('too many arguments');

@@ -43,6 +43,16 @@ describe('address', () => {
     expect(address('0x7986B3dF570230288501eEa3D890bD66948C9b79', L).toString()).toBe(ADDR);
     expect(address(ADDR, L)).toBeInstanceOf(Address);
   });
+  it('keeps the text ethereumjs would write from the bytes (issue 25: not rebuilt per read)', () => {
+    for (const text of [ADDR, '0x' + ADDR.slice(2).toUpperCase(), '0X' + ADDR.slice(2).toUpperCase(), '0x7986B3dF570230288501eEa3D890bD66948C9b79', '0x' + '0'.repeat(40), '0x' + 'F'.repeat(40)]) {
+      const decoded = address(text, L);
+      expect(decoded.toString()).toBe(bytesToHex(decoded.bytes));
+      expect(decoded.toString()).toBe(new Address(decoded.bytes).toString());
+      expect(decoded.equals(new Address(decoded.bytes))).toBe(true);
+      expect(decoded).toEqual(new Address(decoded.bytes));
+      expect(JSON.stringify(decoded)).toBe(JSON.stringify(new Address(decoded.bytes)));
+    }
+  });
   it('rejects bad input with exact messages', () => {
     rejects(() => address(ADDR.slice(0, 40), 'argument 0 (address)'), 'invalid argument 0 (address): hex string has length 38, want 40 for RSK address');
     rejects(() => address(ADDR + '00', L), `invalid ${L}: hex string has length 42, want 40 for RSK address`);
@@ -135,6 +145,9 @@ describe('blockSelector', () => {
   it('accepts every tag', () => {
     for (const tag of ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const) {
       expect(blockSelector(tag, B)).toEqual({ tag });
+      // One shared selector per tag, which nothing may change.
+      expect(blockSelector(tag, B)).toBe(blockSelector(tag, B));
+      expect(Object.isFrozen(blockSelector(tag, B))).toBe(true);
     }
   });
   it('accepts hex numbers (leading zeros tolerated like rskj) and decimal strings', () => {
