@@ -4,10 +4,10 @@
 // keeps nothing: gate, dispatcher, handler, envelope and respond() run as they do under load, for
 // the operator's key or a dashboard user's (quota and usage counting on).
 //
-//   node scripts/profile-listener.mjs [--root DIR] [--method blockNumber|getBalance|userBlockNumber] [--rounds 3] [--count 200000]
+//   node scripts/profile/profile-listener.mjs [--root DIR] [--method blockNumber|getBalance|userBlockNumber] [--rounds 3] [--count 200000]
 //       CPU ns per request (process.cpuUsage; moves with the machine's load)
 //   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file=/tmp/cg/callgrind.out.%p \
-//       node scripts/profile-listener.mjs --callgrind /tmp/cg [--method ...] [--count 20000]
+//       node scripts/profile/profile-listener.mjs --callgrind /tmp/cg [--method ...] [--count 20000]
 //       instructions per request (callgrind, switched on for the measured loop only; load-independent)
 //
 // --root: another checkout's built dist/ (to compare with an older commit, built there).
