@@ -15,6 +15,7 @@ import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 import { ANALYSED_CODE_BYTES, LeanEVM } from '../../src/chain/evm/lean-evm.js';
 import { writeWord } from '../../src/chain/evm/mstore.js';
 import { READS_GAS } from '../../src/chain/evm/lean-run.js';
+import { RSK_CUSTOM_OPCODES } from '../../src/chain/evm/opcodes.js';
 import { Execution } from '../../src/chain/exec/execution.js';
 import { contracts } from '../fixtures/contracts.js';
 
@@ -139,6 +140,24 @@ describe('LeanEVM gives the stock EVM results', () => {
       return evm.runCall({ caller: CALLER, origin: CALLER, to: A, gasLimit: 2n ** 60n + 7n, skipBalance: true });
     }, []);
     expect(BigInt(result.returnValue)).toBeGreaterThan(2n ** 59n);
+  });
+
+  it('SELFBALANCE sees the value a frame received, also when a contract calls itself (its account read once)', async () => {
+    // SELFBALANCE is one of RSK's custom opcodes (evm/opcodes.ts); it reads the frame's env.contract.
+    const SELFBALANCE = '0x4760005260206000f3';
+    for (const caller of [CALLER, A]) {
+      const outcomes = [];
+      for (const Kind of [EVM, LeanEVM]) {
+        const common = createRskCommon(33, 'unit');
+        const stateManager = new MerkleStateManager({ common });
+        const evm = new Kind({ common, stateManager, customOpcodes: RSK_CUSTOM_OPCODES });
+        await stateManager.putAccount(CALLER, new Account(0n, 10n ** 20n));
+        await install(evm, A, SELFBALANCE);
+        outcomes.push(await outcome(evm, await evm.runCall({ caller, origin: caller, to: A, value: 5n, gasLimit: 100_000n }), []));
+      }
+      expect(outcomes[1]).toEqual(outcomes[0]);
+      expect(BigInt(outcomes[0]!.returnValue)).toBe(caller === A ? 10n ** 18n : 10n ** 18n + 5n);
+    }
   });
 
   it('a top-level value transfer the sender cannot pay, and one to an account without code', async () => {
