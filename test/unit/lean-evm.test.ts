@@ -14,6 +14,8 @@ import { Interface } from 'ethers';
 import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 import { ANALYSED_CODE_BYTES, LeanEVM } from '../../src/chain/evm/lean-evm.js';
 import { writeWord } from '../../src/chain/evm/mstore.js';
+import { READS_GAS } from '../../src/chain/evm/lean-run.js';
+import { RSK_CUSTOM_OPCODES } from '../../src/chain/evm/opcodes.js';
 import { Execution } from '../../src/chain/exec/execution.js';
 import { contracts } from '../fixtures/contracts.js';
 
@@ -98,6 +100,12 @@ const PROGRAMS: Record<string, string> = {
   // STATICCALL the identity precompile (0x04) with 32 bytes of memory, return what it copied.
   'STATICCALL of a precompile': '0x60ff600052602060206020600060045afa5060206020f3',
   'DELEGATECALL to B, which stores in the caller': `0x6020600060006000${'73' + B.toString().slice(2)}61fffff460206000f3`,
+  // PUSH, ADD, POP (static gas, counted in a number by lean-run.ts), then GAS reads what is left.
+  'GAS after static opcodes, returning it': '0x600160020150600a5a0360005260206000f3',
+  // A CALL forwarding all gas but 1/64 right after static opcodes: its gas function reads gasLeft.
+  'CALL forwarding all gas after static opcodes': `0x60206000600060006000${'73' + B.toString().slice(2)}6001600201505af160206000f3`,
+  // The endless loop above runs out on a static opcode; this one on MSTORE's memory growth.
+  'out of gas growing memory after static opcodes': '0x6001600201506001620fffff52',
   'CREATE of a contract, returning its address': '0x69602a60005260206000f3600052600a60166000f060005260206000f3',
 };
 const B_CODE = '0x600760025560206000f3';
@@ -125,6 +133,32 @@ describe('LeanEVM gives the stock EVM results', () => {
       expect(result.gasUsed).toBeGreaterThan(0n);
     });
   }
+
+  it('GAS with more gas than a double holds exactly (the loop keeps the BigInt count)', async () => {
+    const result = await compare(async (evm) => {
+      await install(evm, A, PROGRAMS['GAS after static opcodes, returning it']!);
+      return evm.runCall({ caller: CALLER, origin: CALLER, to: A, gasLimit: 2n ** 60n + 7n, skipBalance: true });
+    }, []);
+    expect(BigInt(result.returnValue)).toBeGreaterThan(2n ** 59n);
+  });
+
+  it('SELFBALANCE sees the value a frame received, also when a contract calls itself (its account read once)', async () => {
+    // SELFBALANCE is one of RSK's custom opcodes (evm/opcodes.ts); it reads the frame's env.contract.
+    const SELFBALANCE = '0x4760005260206000f3';
+    for (const caller of [CALLER, A]) {
+      const outcomes = [];
+      for (const Kind of [EVM, LeanEVM]) {
+        const common = createRskCommon(33, 'unit');
+        const stateManager = new MerkleStateManager({ common });
+        const evm = new Kind({ common, stateManager, customOpcodes: RSK_CUSTOM_OPCODES });
+        await stateManager.putAccount(CALLER, new Account(0n, 10n ** 20n));
+        await install(evm, A, SELFBALANCE);
+        outcomes.push(await outcome(evm, await evm.runCall({ caller, origin: caller, to: A, value: 5n, gasLimit: 100_000n }), []));
+      }
+      expect(outcomes[1]).toEqual(outcomes[0]);
+      expect(BigInt(outcomes[0]!.returnValue)).toBe(caller === A ? 10n ** 18n : 10n ** 18n + 5n);
+    }
+  });
 
   it('a top-level value transfer the sender cannot pay, and one to an account without code', async () => {
     for (const value of [10n ** 30n, 5n]) {
@@ -236,6 +270,19 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
       expect(lockRoot[name], `${name} in package-lock.json`).toBe(ETHEREUMJS_VERSION);
       expect(read(`../../node_modules/${name}/package.json`).version, `${name} installed`).toBe(ETHEREUMJS_VERSION);
     }
+  });
+
+  it('only the opcodes in READS_GAS read or charge gas in their logic without a dynamic gas function', async () => {
+    const evm = (await evmOf(LeanEVM)) as unknown as { _opcodes: Map<number, { dynamicGas: boolean }>; _handlers: Map<number, (...args: unknown[]) => unknown> };
+    const readers: number[] = [];
+    for (const [opcode, info] of evm._opcodes) {
+      const source = evm._handlers.get(opcode)?.toString() ?? '';
+      if (info.dynamicGas || !/gasLeft|GasLeft|useGas|addStipend|refundGas/.test(source)) continue;
+      // BLOCKHASH and PUSH charge gas only under EIP-6800/7864, which the lean loop never runs.
+      if (/useGas\(statelessGas/.test(source) && /isActivatedEIP\(6800\) \|\| common\.isActivatedEIP\(7864\)/.test(source) && !/getGasLeft|addStipend|refundGas/.test(source)) continue;
+      readers.push(opcode);
+    }
+    expect(readers.sort()).toEqual([...READS_GAS].sort());
   });
 
   it('RETURN ends its frame by calling finish last, so leanRun may stop there without the exception', async () => {

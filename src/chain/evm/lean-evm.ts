@@ -21,6 +21,12 @@
  *   object, 12% of the eth_call profile on its own. Under our rules the gas limit it passes is the
  *   message's own, so the lean one passes the message itself; runInterpreter only reads it.
  *
+ * - The stock methods read the frame's own account twice: `_executeCall` for the value transfer,
+ *   then `runInterpreter` for the frame's environment (`env.contract`). The lean `_executeCall`
+ *   hands the account it read on (`readContract`): the same values as a second read, since only
+ *   the transfer wrote it since (the caller's debit comes before the read, so a call to itself
+ *   sees it), and the stock state managers keep copies of what they are given, never the object.
+ *
  * - Frames with `step` listeners (tracing) emit their steps through evm/trace-step.ts, which
  *   copies memory and stack only when a listener reads them; the stock hook copied both per step.
  *
@@ -152,11 +158,14 @@ export class LeanEVM extends EVM {
 
   private leanCalls: boolean | undefined;
   private readonly frames = new FramePool();
+  /** The account of the frame `_executeCall` starts next, as it read it; taken by that frame's runInterpreter. */
+  private readContract: Account | undefined;
 
   protected override async _executeCall(message: MessageWithTo): Promise<EVMResult> {
     this.leanCalls ??= CALL_EIPS_LEFT_OUT.every((eip) => !this.common.isActivatedEIP(eip));
     if (!this.leanCalls || this._optsCached.profiler?.enabled === true) return super._executeCall(message);
     let error: EVMError | undefined;
+    let toAccount: Account | undefined;
     if (!message.delegatecall) {
       const account = (await this.stateManager.getAccount(message.caller)) ?? new Account();
       if (writesBalance(message, account)) {
@@ -166,7 +175,7 @@ export class LeanEVM extends EVM {
           error = e as EVMError;
         }
       }
-      const toAccount = (await this.stateManager.getAccount(message.to)) ?? new Account();
+      toAccount = (await this.stateManager.getAccount(message.to)) ?? new Account();
       if (writesBalance(message, toAccount)) {
         try {
           await this._addToBalance(toAccount, message);
@@ -184,6 +193,7 @@ export class LeanEVM extends EVM {
       result = await this.runPrecompile(message.code as Parameters<EVM['runPrecompile']>[0], message.data, message.gasLimit);
       result.gasRefund = message.gasRefund;
     } else {
+      if (!message.delegatecall) this.readContract = toAccount;
       result = await this.runInterpreter(message, { initialLogs: undefined });
     }
     if (message.depth === 0) (this as unknown as { postMessageCleanup(): void }).postMessageCleanup();
@@ -191,9 +201,12 @@ export class LeanEVM extends EVM {
   }
 
   protected override async runInterpreter(message: Message, opts: InterpreterOpts = {}): Promise<ExecResult> {
+    // Taken before any await: only the frame _executeCall starts right now may use it.
+    const readContract = this.readContract;
+    this.readContract = undefined;
     if (this._block === undefined || this._tx === undefined) return super.runInterpreter(message, opts);
     InterpreterCtor ??= await interpreterClass(this, this._tx, this._block);
-    const contract = (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
+    const contract = readContract ?? (await this.stateManager.getAccount(message.to ?? createZeroAddress())) ?? new Account();
     const env: Env = {
       address: message.to ?? createZeroAddress(),
       caller: message.caller ?? createZeroAddress(),

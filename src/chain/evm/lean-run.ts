@@ -16,6 +16,14 @@
  * EVM's DEBUG mode or its profiler to the stock loop, which emits the step events. A Common that
  * activates what this loop leaves out (EOF, Verkle/binary-tree code chunks, EIP-7928, EIP-8037) uses
  * the stock loop too; test/unit/lean-evm.test.ts checks the stock source against these copies.
+ *
+ * Static gas is counted in a number, not in `runState.gasLeft`: `gasLeft -= fee` made a new BigInt
+ * per opcode, the largest allocation of a call's loop (profiled on eth_call, ERC20 balanceOf). While
+ * the count is deferred, `runState.gasLeft` is stale; it is written back before anything can read
+ * it: an opcode with a dynamic gas function (they read and charge gas: CALL, CREATE, SLOAD, memory
+ * growth, ...), one whose logic reads gas (READS_GAS), the end of the frame and any exception. An
+ * opcode that would run out of gas writes it back and fails in `useGas` as the stock loop does.
+ * Frames with more gas than a double holds exactly keep the BigInt count.
  */
 import type { EVM, ExecResult } from '@ethereumjs/evm';
 import { EVMError } from '@ethereumjs/evm';
@@ -32,6 +40,14 @@ const UNSUPPORTED_EIPS = [3540, 6800, 7864, 7928, 8037];
 const JUMP = 0x56;
 const JUMPI = 0x57;
 const JUMPSUB = 0x5e;
+/**
+ * Opcodes without a dynamic gas function whose logic reads or charges gas (`getGasLeft`, `useGas`,
+ * `addStipend`): only GAS under the rules this loop runs (BLOCKHASH and PUSH charge gas only with
+ * EIP-6800, left out above). test/unit/lean-evm.test.ts checks the stock handlers against this.
+ */
+export const READS_GAS = new Set([0x5a]);
+/** The most gas a frame may have for its count to be kept in a double (exact up to 2^53). */
+const NUMBER_GAS_LIMIT = BigInt(Number.MAX_SAFE_INTEGER);
 
 const supportedCommons = new WeakMap<object, boolean>();
 
@@ -67,6 +83,9 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
   };
   // The shared step countdown of evm/deadline.ts, in a local between awaits (cheaper per step).
   let left = stepsToCheck.left;
+  // The deferred static gas count (file comment): `gasLeft` is runState.gasLeft's value while `deferred`.
+  let gasLeft = 0;
+  let deferred = false;
   while (runState.programCounter < code.length) {
     const pc = runState.programCounter;
     let entry: OpcodeEntry;
@@ -88,18 +107,35 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
     }
     try {
       const info = entry.opcodeInfo;
-      let gas = info.feeBigInt;
-      if (info.dynamicGas) {
-        const dynamic = entry.gasHandler!(runState, gas, common);
-        if (typeof dynamic === 'bigint') gas = dynamic;
-        else {
-          stepsToCheck.left = left;
-          gas = await dynamic;
-          left = stepsToCheck.left;
+      let counted = false;
+      if (!info.dynamicGas && !info.isInvalid && !READS_GAS.has(info.code)) {
+        if (!deferred && runState.gasLeft <= NUMBER_GAS_LIMIT) {
+          gasLeft = Number(runState.gasLeft);
+          deferred = true;
+        }
+        if (deferred && info.fee <= gasLeft) {
+          gasLeft -= info.fee;
+          counted = true;
         }
       }
-      if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
-      interpreter.useGas(gas, info);
+      if (!counted) {
+        if (deferred) {
+          runState.gasLeft = BigInt(gasLeft);
+          deferred = false;
+        }
+        let gas = info.feeBigInt;
+        if (info.dynamicGas) {
+          const dynamic = entry.gasHandler!(runState, gas, common);
+          if (typeof dynamic === 'bigint') gas = dynamic;
+          else {
+            stepsToCheck.left = left;
+            gas = await dynamic;
+            left = stepsToCheck.left;
+          }
+        }
+        if (info.isInvalid) throw new EVMError(EVMError.errorMessages.INVALID_OPCODE);
+        interpreter.useGas(gas, info);
+      }
       runState.programCounter++;
       // Awaited only when it returned a promise: custom opcodes count as async but mostly return at once.
       const done = entry.opHandler(runState, common) as Promise<void> | undefined;
@@ -122,6 +158,10 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
       }
       runState.env.accessWitness?.commit();
     } catch (error) {
+      if (deferred) {
+        runState.gasLeft = BigInt(gasLeft);
+        deferred = false;
+      }
       runState.env.accessWitness?.revert();
       if (!isEvmError(error)) throw error;
       if (error.error !== EVMError.errorMessages.STOP) exceptionError = error;
@@ -129,5 +169,6 @@ export async function leanRun(evm: EVM, interpreter: Interpreter, code: Uint8Arr
     }
   }
   stepsToCheck.left = left;
+  if (deferred) runState.gasLeft = BigInt(gasLeft);
   return { runState, exceptionError };
 }

@@ -8,8 +8,8 @@
  * eth_call it was the largest allocation left per call after the frame setup (evm/lean-evm.ts).
  */
 import { getOpcodesForHF } from '@ethereumjs/evm';
-import { bytesToBigInt } from '@ethereumjs/util';
 import type { AddOpcode, GasCommon, RunState } from './types.js';
+import { readWord } from './words.js';
 
 const MLOAD = 0x51;
 const MSTORE = 0x52;
@@ -35,7 +35,7 @@ export function writeWord(store: Uint8Array, at: number, word: bigint): void {
 }
 
 /** `opcode` for `customOpcodes` with the EVM's own base fee and gas function and `logic`. */
-function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode['logicFunction']): AddOpcode {
+export function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode['logicFunction']): AddOpcode {
   const { dynamicGasHandlers, opcodes } = getOpcodesForHF(common as Parameters<typeof getOpcodesForHF>[0]);
   const gas = dynamicGasHandlers.get(opcode) as AddOpcode['gasFunction'] | undefined;
   const info = opcodes.get(opcode);
@@ -43,13 +43,13 @@ function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode['logic
   return { opcode, opcodeName: info.name, baseFee: info.fee, gasFunction: gas, logicFunction: logic };
 }
 
-/** MLOAD for `customOpcodes`: the stock logic, reading the store instead of taking a view through `read`. */
+/** MLOAD for `customOpcodes`: the stock logic, reading the store (evm/words.ts) instead of taking a view through `read`. */
 export function mloadOpcode(common: GasCommon): AddOpcode {
   return withStockGas(common, MLOAD, (runState: RunState) => {
     const at = Number(runState.stack.pop());
     const memory = runState.memory;
     memory.extend(at, WORD_BYTES);
-    runState.stack.push(bytesToBigInt(memory._store.subarray(at, at + WORD_BYTES)));
+    runState.stack.push(readWord(memory._store, at));
   });
 }
 

@@ -18,10 +18,11 @@
 import { CODEHASH_PREFIX, MerkleStateManager } from '@ethereumjs/statemanager';
 import type { AccountFields } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { Account, type Address, EthereumJSErrorWithoutCode, bytesToHex, bytesToUnprefixedHex, concatBytes, createAddressFromString, unpadBytes, unprefixedHexToBytes } from '@ethereumjs/util';
+import { Account, type Address, EthereumJSErrorWithoutCode, bytesToUnprefixedHex, concatBytes, createAddressFromString, unpadBytes, unprefixedHexToBytes } from '@ethereumjs/util';
 import { keccak256 } from '../base/hash.js';
 import { CacheJournal } from './cache-journal.js';
 import type { DirectPathTrie } from './trie.js';
+import { unprefixedHex } from '../../util/hex.js';
 import { Lru } from '../../util/lru.js';
 
 const EMPTY = new Uint8Array(0);
@@ -46,9 +47,12 @@ export interface StateChanges {
   storageCleared: boolean;
 }
 
-/** The key flat-view.ts files a storage slot under. */
+/**
+ * The key flat-view.ts files a storage slot under: `address.toString()` ‖ `bytesToHex(slot)`,
+ * made through util/hex.ts (one flat string each instead of one per byte; a key per SLOAD).
+ */
 export function slotKey(address: Address, slot: Uint8Array): string {
-  return `${address.toString()}${bytesToHex(slot)}`;
+  return `0x${unprefixedHex(address.bytes)}0x${unprefixedHex(slot)}`;
 }
 
 export class ChangeTrackingStateManager extends MerkleStateManager {

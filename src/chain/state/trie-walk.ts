@@ -15,8 +15,9 @@
  * error stays the reference.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { type Account, type Address, KECCAK256_RLP, bytesToHex, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, KECCAK256_RLP, createAccountFromRLP, equalsBytes } from '@ethereumjs/util';
 import { keccak256 } from '../base/hash.js';
+import { unprefixedHex } from '../../util/hex.js';
 import { Lru } from '../../util/lru.js';
 import type { StateReader } from './flat-view.js';
 
@@ -50,7 +51,7 @@ export class DecodedNodes {
 
   /** The node with this hash, decoded; Unusual when the store lacks it or it is not a trie node. */
   async node(hash: Uint8Array): Promise<Decoded> {
-    const key = bytesToHex(hash).slice(2);
+    const key = unprefixedHex(hash);
     const cached = this.nodes.get(key);
     if (cached !== undefined) return cached;
     const encoded = await this.source.get(key);

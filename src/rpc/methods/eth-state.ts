@@ -3,6 +3,7 @@ import { type Account, type Address, bytesToHex, setLengthLeft, bigIntToBytes } 
 import { method } from '../context.js';
 import { quantity } from '../format.js';
 import { revertError } from '../map-error.js';
+import { prefixedHex } from '../../util/hex.js';
 import { address, blockSelector, callRequest, params, storageSlot } from '../params.js';
 import { resolveBlock, stateTarget, targetOf } from '../resolve.js';
 import type { BlockSelector } from '../types.js';
@@ -92,7 +93,7 @@ export const ethStateMethods = [
     async (ctx, [request, block]) => {
       const result = await ctx.chain.call(request, (await belowFork(ctx, block)) ?? (await stateTarget(ctx.chain, block)), ctx.deadline);
       if (result.reverted) throw revertError(result.returnValue);
-      return bytesToHex(result.returnValue);
+      return prefixedHex(result.returnValue);
     },
   ),
   method(
