@@ -28,10 +28,11 @@ const NODE_ENTRY_OVERHEAD = 200;
  * or two per block, instead of each in a buffer of its own: V8 spends about 190 bytes beside each
  * buffer (its ArrayBuffer and backing store), more than a typical node holds, and after 2,000
  * blocks the cache held 25,000 committed nodes, most of them superseded and never read again
- * (issue 25). A node read from the cache is copied into a buffer of its own at its first read
- * (ownBuffer), so a slab is kept only by nodes nobody has read since their commit: they were cached
- * together and leave together, and the bound stays what the weights say. Nodes of half a slab or
- * more keep their own buffer.
+ * (issue 25). A slab's nodes enter the cache's young generation together (lru.ts); one read again
+ * after that generation has aged is copied into a buffer of its own as it moves back (ownBuffer),
+ * so a slab lives no longer than its generation and the bound stays what the weights say. The
+ * next block reads most of the last one's nodes while they are young: copying at every first read
+ * would copy nearly all of them. Nodes of half a slab or more keep their own buffer.
  */
 const NODE_SLAB_BYTES = 4096;
 /**
@@ -39,6 +40,9 @@ const NODE_SLAB_BYTES = 4096;
  * nonzero offset without touching `.buffer` (which makes V8 allocate one for a small on-heap array).
  */
 const SLAB_PAD = 1;
+
+/** A node in a slab (or a pooled disk read) as a copy in a buffer of its own; others as they are. */
+const ownBuffer = (value: Uint8Array) => (value.byteOffset === 0 ? value : value.slice());
 
 /** What a cached node weighs against the budget. */
 const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
@@ -59,7 +63,7 @@ export class StateDb implements DB<string, Uint8Array> {
     private readonly kv: Kv,
     cacheBytes = NODE_CACHE_BYTES,
   ) {
-    this.cache = new Lru(cacheBytes, nodeWeight);
+    this.cache = new Lru(cacheBytes, nodeWeight, ownBuffer);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
@@ -67,7 +71,7 @@ export class StateDb implements DB<string, Uint8Array> {
     const value = this.pending.get(key) ?? this.staged.get(key);
     if (value !== undefined) return value;
     const cached = this.cache.get(key);
-    if (cached !== undefined) return cached.byteOffset === 0 ? cached : this.ownBuffer(key, cached);
+    if (cached !== undefined) return cached;
     const stored = await this.kv.get(stateNodeKeyOfHex(key));
     if (stored !== undefined) this.cache.set(key, stored);
     return stored;
@@ -111,13 +115,6 @@ export class StateDb implements DB<string, Uint8Array> {
       if (staged) for (const key of taken.keys()) this.staged.delete(key);
     };
     return { keys, ops, committed };
-  }
-
-  /** A cached node read for the first time since its commit (or a pooled disk read), moved into a buffer of its own. */
-  private ownBuffer(key: string, view: Uint8Array): Uint8Array {
-    const own = view.slice();
-    this.cache.set(key, own);
-    return own;
   }
 
   /** The keys of the nodes buffered for the block being built. */
