@@ -5,7 +5,8 @@
  * time, as scripts/bench does), and after eth_getLogs over them. `--traces` adds the bench's trace
  * rows: a block of TRACED_TRANSFERS transfers from ten senders, each traced with callTracer, then
  * with struct logs (the default tracer). `--heap` starts the node with an inspector and prints V8's
- * heap spaces and external memory at each phase, as they are (no collection is forced).
+ * heap spaces and external memory at each phase, as they are (no collection is forced). `--snapshot`
+ * (with `--heap`) ends with a heap snapshot grouped by constructor (the snapshot collects first).
  * Numbers for docs/performance.md; never part of `npm test`.
  */
 import { spawn } from 'node:child_process';
@@ -17,7 +18,7 @@ import { Interface, Wallet, getCreateAddress } from 'ethers';
 import { contracts } from '../../test/fixtures/contracts.js';
 import { bytesToHex } from '@ethereumjs/util';
 import { DEV_ACCOUNTS } from '../../src/chain/keys/accounts.js';
-import { inspector } from '../soak/inspector.js';
+import { heapSummary, inspector } from '../soak/inspector.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'dist', 'bin', 'rsk-devnode.js');
 const API_KEY = 'profilersskey000001';
@@ -31,7 +32,7 @@ const IDLE_WAIT_MS = 4_000;
 const TRACED_TRANSFERS = 100;
 
 const { values, positionals } = parseArgs({
-  options: { blocks: { type: 'string', default: '2000' }, 'in-memory': { type: 'boolean', default: false }, traces: { type: 'boolean', default: false }, heap: { type: 'boolean', default: false } },
+  options: { blocks: { type: 'string', default: '2000' }, 'in-memory': { type: 'boolean', default: false }, traces: { type: 'boolean', default: false }, heap: { type: 'boolean', default: false }, snapshot: { type: 'boolean', default: false } },
   allowPositionals: true,
 });
 const TOKEN = new Interface(contracts.Token.abi);
@@ -133,6 +134,9 @@ if (values.traces) {
     }
     console.log(`after ${hashes.length} traces, ${label.padEnd(11)} ${rss(child.pid!)}, ${(bytes / 1e6).toFixed(1)} MB, node CPU ${(cpuSeconds(child.pid!) - cpu).toFixed(2)} s${await heap()}`);
   }
+}
+if (cdp !== undefined && values.snapshot) {
+  for (const g of await heapSummary(cdp, 25)) console.log(`    ${g.key.padEnd(50)} ${String(g.count).padStart(8)} ${mib(g.bytes).padStart(6)} MiB`);
 }
 cdp?.close();
 await new Promise((resolve) => {

@@ -32,6 +32,8 @@ export class Lru<K, V> {
   constructor(
     private readonly capacity: number,
     private readonly weigh: (value: V) => number = () => 1,
+    /** What an entry found in the old generation is kept as in the young one (state-db.ts: its own buffer). */
+    private readonly promote: (value: V) => V = (value) => value,
   ) {}
 
   get(key: K): V | undefined {
@@ -41,8 +43,9 @@ export class Lru<K, V> {
     if (old === undefined) return undefined;
     this.old.delete(key);
     this.oldWeight -= this.weigh(old);
-    this.keep(key, old);
-    return old;
+    const kept = this.promote(old);
+    this.keep(key, kept);
+    return kept;
   }
 
   has(key: K): boolean {

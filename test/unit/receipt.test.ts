@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { type BlockReceipts, type ReceiptRecord, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/records/receipt.js';
+import { type BlockReceipts, type ReceiptRecord, compactBlockReceipts, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/records/receipt.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 const EMPTY = new Uint8Array(0);
@@ -68,6 +68,45 @@ describe('stored block receipts', () => {
     expect(list[0]![6]).toEqual(deployment.contractAddress);
     expect(list[1]![6]).toEqual(EMPTY);
     expect(list[1]![7]).toEqual(hash(2));
+  });
+});
+
+describe('compactBlockReceipts (issue 25: one buffer per kept block, not one per field)', () => {
+  const copy = (r: ReceiptRecord): ReceiptRecord => ({
+    ...r,
+    logsBloom: r.logsBloom.slice(),
+    logs: r.logs.map((l) => ({ address: l.address.slice(), topics: l.topics.map((t) => t.slice()), data: l.data.slice() })),
+  });
+
+  it('keeps every value and the stored encoding, with every byte field a view into one buffer', () => {
+    const block = stored([copy(deployment), copy(failed), copy(remasc)]);
+    const before = encodeBlockReceipts(block);
+    const logObjects = block.receipts.flatMap((r) => r.logs);
+    compactBlockReceipts(block);
+    expect(block).toEqual(stored([deployment, failed, remasc]));
+    expect(encodeBlockReceipts(block)).toEqual(before);
+    // The same log objects (the RPC layer's JSON cache is keyed by identity), their fields moved.
+    expect(block.receipts.flatMap((r) => r.logs)).toEqual(logObjects);
+    block.receipts.flatMap((r) => r.logs).forEach((log, i) => expect(log).toBe(logObjects[i]));
+    const fields = block.receipts.flatMap((r) => [r.logsBloom, ...r.logs.flatMap((l) => [l.address, ...l.topics, l.data])]);
+    const buffers = new Set(fields.map((f) => f.buffer));
+    expect(buffers.size).toBe(1);
+    expect([...buffers][0]!.byteLength).toBe(fields.reduce((sum, f) => sum + f.length, 0));
+  });
+
+  it('leaves the arrays it was handed untouched and does not alias them', () => {
+    const original = copy(deployment);
+    const topic = original.logs[0]!.topics[0]!;
+    const block = stored([original]);
+    compactBlockReceipts(block);
+    block.receipts[0]!.logs[0]!.topics[0]![0] = 0xff;
+    expect(topic).toEqual(filled(32, 0x01));
+  });
+
+  it('handles a block without receipts', () => {
+    const block = stored([]);
+    compactBlockReceipts(block);
+    expect(block).toEqual(stored([]));
   });
 });
 

@@ -23,6 +23,27 @@ export const IN_MEMORY_NODE_CACHE_BYTES = 2 * 1024 * 1024;
 /** What an entry costs besides its value: the 64-character key string and the map's slot. */
 const NODE_ENTRY_OVERHEAD = 200;
 
+/**
+ * Committed nodes enter the cache copied into shared buffers ("slabs") of at most this size, one
+ * or two per block, instead of each in a buffer of its own: V8 spends about 190 bytes beside each
+ * buffer (its ArrayBuffer and backing store), more than a typical node holds, and after 2,000
+ * blocks the cache held 25,000 committed nodes, most of them superseded and never read again
+ * (issue 25). A slab's nodes enter the cache's young generation together (lru.ts); one read again
+ * after that generation has aged is copied into a buffer of its own as it moves back (ownBuffer),
+ * so a slab lives no longer than its generation and the bound stays what the weights say. The
+ * next block reads most of the last one's nodes while they are young: copying at every first read
+ * would copy nearly all of them. Nodes of half a slab or more keep their own buffer.
+ */
+const NODE_SLAB_BYTES = 4096;
+/**
+ * Slab views start past this many unused bytes, so a view is told from a buffer of its own by its
+ * nonzero offset without touching `.buffer` (which makes V8 allocate one for a small on-heap array).
+ */
+const SLAB_PAD = 1;
+
+/** A node in a slab (or a pooled disk read) as a copy in a buffer of its own; others as they are. */
+const ownBuffer = (value: Uint8Array) => (value.byteOffset === 0 ? value : value.slice());
+
 /** What a cached node weighs against the budget. */
 const nodeWeight = (value: Uint8Array) => value.length + NODE_ENTRY_OVERHEAD;
 
@@ -42,13 +63,15 @@ export class StateDb implements DB<string, Uint8Array> {
     private readonly kv: Kv,
     cacheBytes = NODE_CACHE_BYTES,
   ) {
-    this.cache = new Lru(cacheBytes, nodeWeight);
+    this.cache = new Lru(cacheBytes, nodeWeight, ownBuffer);
   }
 
   async get(key: string): Promise<Uint8Array | undefined> {
     if (this.loading !== undefined) await this.loading;
-    const value = this.pending.get(key) ?? this.staged.get(key) ?? this.cache.get(key);
+    const value = this.pending.get(key) ?? this.staged.get(key);
     if (value !== undefined) return value;
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
     const stored = await this.kv.get(stateNodeKeyOfHex(key));
     if (stored !== undefined) this.cache.set(key, stored);
     return stored;
@@ -87,11 +110,10 @@ export class StateDb implements DB<string, Uint8Array> {
     const keys = [...taken.keys()];
     const ops = [...taken].map(([key, value]) => ({ key: stateNodeKeyOfHex(key), value }));
     if (staged) for (const [key, value] of taken) this.staged.set(key, value);
-    const committed = () =>
-      taken.forEach((value, key) => {
-        this.cache.set(key, value);
-        if (staged) this.staged.delete(key);
-      });
+    const committed = () => {
+      for (const [key, value] of inSlabs(taken)) this.cache.set(key, value);
+      if (staged) for (const key of taken.keys()) this.staged.delete(key);
+    };
     return { keys, ops, committed };
   }
 
@@ -139,6 +161,29 @@ export class StateDb implements DB<string, Uint8Array> {
   get cacheSize(): { entries: number; bytes: number } {
     return { entries: this.cache.size, bytes: this.cache.weight };
   }
+}
+
+/** The nodes with their small values copied into shared slabs (NODE_SLAB_BYTES), in the map's order. */
+function inSlabs(nodes: Map<string, Uint8Array>): Array<[string, Uint8Array]> {
+  let left = 0;
+  for (const value of nodes.values()) if (value.length < NODE_SLAB_BYTES / 2) left += value.length;
+  const out: Array<[string, Uint8Array]> = [];
+  let slab = new Uint8Array(0);
+  let offset = 0;
+  for (const [key, value] of nodes) {
+    if (value.length >= NODE_SLAB_BYTES / 2) {
+      out.push([key, value]);
+      continue;
+    }
+    if (offset + value.length > slab.length) {
+      slab = new Uint8Array(Math.min(NODE_SLAB_BYTES, SLAB_PAD + left));
+      offset = SLAB_PAD;
+    }
+    slab.set(value, offset);
+    out.push([key, slab.subarray(offset, (offset += value.length))]);
+    left -= value.length;
+  }
+  return out;
 }
 
 /**

@@ -12,7 +12,7 @@ import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBl
 import { LogPostings } from './log-postings.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
-import { type BlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from '../records/receipt.js';
+import { type BlockReceipts, compactBlockReceipts, decodeBlockReceipts, encodeBlockReceipts } from '../records/receipt.js';
 import { RevertedNodes } from './reverted-nodes.js';
 import { IN_MEMORY_NODE_CACHE_BYTES, NODE_CACHE_BYTES, StateDb } from './state-db.js';
 import {
@@ -275,6 +275,7 @@ export class ChainStore {
 
   private cacheBlock(block: RskBlock, receipts: BlockReceipts): void {
     const number = block.header.number;
+    compactBlockReceipts(receipts);
     this.blocks.set(number, block);
     this.receipts.set(number, receipts);
     this.logs.set(number, blockLogs(receipts));
