@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP, createAddressFromString, Address as EthAddress } from '@ethereumjs/util';
+import { KECCAK256_RLP } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
@@ -45,11 +45,8 @@ import type { SimulateOptions, SimulatedBlock, SimulatedBlockRequest, Simulation
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
 import { BtcChain } from './btc-chain/btc-chain.js';
-import { BtcSide } from './btc.js';
-import { federationTxGas, hasBridgeLog, nodeFederation } from './federation/node-federation.js';
-import { FEDERATORS } from './keys/federators.js';
-import { BridgeStorage } from './native/bridge/storage.js';
-import { BRIDGE_ADDRESS } from './base/addresses.js';
+import type { BtcSide } from './btc.js';
+import { FederationRuns } from './federation-runs.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
@@ -143,13 +140,8 @@ export class Chain {
   fork: ChainFork | undefined;
   /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
   private readonly forkConnections: ForkConnection[] = [];
-  /**
-   * The federation's runs after RSK blocks, one after another (pegout-duty.ts). A send or an
-   * evm_mine answers once the runs its blocks started are done, so a peg-out is complete when the
-   * request's send returns; the duty's own transactions and blocks go to the intake and producer
-   * directly, never waiting for themselves.
-   */
-  private federationRuns: Promise<void> = Promise.resolve();
+  /** The node's federation and the queue of its runs (federation-runs.ts). */
+  private readonly federation: FederationRuns;
 
   private constructor(
     private readonly options: ChainOptions,
@@ -186,34 +178,8 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
-    const federation = nodeFederation(
-      options,
-      {
-        btc,
-        bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
-        sendToBridge: (data, federator = FEDERATORS[0]!) =>
-          this.intake.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
-        headNumber: () => this.head.header.number,
-        automine: () => this.isAutomine,
-        mineRsk: async () => void (await this.producer.mine()),
-        submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
-        // A run's own Bitcoin blocks (BtcSide.mineForDuty) do not wait for the runs (itself among them).
-        // Told apart by the path, not by an AsyncLocalStorage: its promise hooks, once on, tax every
-        // promise in the process (~5% of a sequential transfer's main-thread CPU, issue 25).
-        mineBtc: (count) => this.btc.mineForDuty(count),
-      },
-      options.onBackgroundError ?? (() => undefined),
-    );
-    this.btc = new BtcSide(this.parts, async (blocks, byDuty) => {
-      await federation.run({ kind: 'btcBlocks', blocks });
-      // btc_mine: wait for what the peg-in's registration set off too (a refund), unless a run mines.
-      if (!byDuty) await this.federationRuns;
-    });
-    // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
-    this.events.on('block', (_block, { receipts }) => {
-      const bridgeLogs = hasBridgeLog(receipts);
-      this.federationRuns = this.federationRuns.then(() => federation.run({ kind: 'rskBlock', bridgeLogs }));
-    });
+    this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
+    this.btc = this.federation.btc;
     this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
@@ -489,14 +455,14 @@ export class Chain {
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     const hash = await this.intake.sendRawTransaction(raw);
-    await this.federationRuns;
+    await this.federation.settled();
     return hash;
   }
 
   /** Signs with one of the node's keys (or as an impersonated account) and submits (eth_sendTransaction). */
   async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
     const hash = await this.intake.sendTransaction(request, signer);
-    await this.federationRuns;
+    await this.federation.settled();
     return hash;
   }
 
@@ -545,7 +511,7 @@ export class Chain {
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   async mine(timestamp?: bigint): Promise<RskBlock> {
     const block = await this.producer.mine(timestamp);
-    await this.federationRuns;
+    await this.federation.settled();
     return block;
   }
 
@@ -612,6 +578,4 @@ async function loadHeadBlock(store: ChainStore, execution: Execution, options: C
   await store.commitBlock(genesis, blockReceipts(genesis, []));
   return genesis;
 }
-
-const BRIDGE = new EthAddress(BRIDGE_ADDRESS);
 
