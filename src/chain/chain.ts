@@ -30,7 +30,7 @@ import { Mempool, type PoolTx } from './pool/mempool.js';
 import { MinerClock } from './mining/clock.js';
 import { type MinerTargets, loadMinerTargets } from './mining/targets.js';
 import { MergedBlocks } from './merged.js';
-import { MiningTimer } from './mining/interval.js';
+import { type MinerMode, MiningMode } from './mining/mode.js';
 import type { ReceiptRecord } from './records/receipt.js';
 import { useFastRlp } from './base/rlp.js';
 import { SerialLock } from './lock.js';
@@ -55,7 +55,7 @@ import { type ChainFork, chainFork, commitForkBase, openFork, reforkChain, refus
 import { remoteBlockRecord } from './fork/remote-block.js';
 import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
-export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
+export type { ChainEvents, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
 export type { MergedMiningImport } from './merged-mining/work.js';
 export type { ChainFork } from './fork-base.js';
@@ -105,8 +105,6 @@ export interface ChainOptions {
   autoPegout?: boolean;
 }
 
-export type MinerMode = 'internal' | 'external';
-
 export interface TxLookup {
   tx: TxRecord;
   block: RskBlock;
@@ -135,7 +133,8 @@ export class Chain {
   private readonly parts: ChainParts;
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
-  private readonly miningTimer: MiningTimer;
+  /** Automine and interval mining, refused with `--miner external` (mining/mode.ts). */
+  private readonly mining: MiningMode;
   /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
   fork: ChainFork | undefined;
   /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
@@ -174,13 +173,12 @@ export class Chain {
     this.minerMode = options.miner ?? 'internal';
     this.producer = new BlockProducer(this.parts, targets);
     this.intake = new TxIntake(this.parts, this.producer, this.wallet, options.automineBatching ?? true, options.failOnSend ?? false);
-    if (this.minerMode === 'external') this.intake.automine = false;
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
     this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
     this.btc = this.federation.btc;
-    this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
+    this.mining = new MiningMode(this.minerMode, this.intake, () => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
@@ -538,28 +536,16 @@ export class Chain {
   // ---- mining mode ------------------------------------------------------------------------------
 
   get isAutomine(): boolean {
-    return this.intake.automine;
+    return this.mining.isAutomine;
   }
 
   setAutomine(on: boolean): void {
-    if (on) this.refuseSelfMining('automine');
-    this.intake.automine = on;
+    this.mining.setAutomine(on);
   }
 
   /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/interval.ts). */
   setIntervalMining(ms: number): void {
-    MiningTimer.check(ms);
-    if (ms > 0) this.refuseSelfMining('interval mining');
-    this.miningTimer.set(ms);
-  }
-
-  /** With `--miner external` the node never mines by itself; evm_mine stays the operator's override. */
-  private refuseSelfMining(what: string): void {
-    if (this.minerMode !== 'external') return;
-    throw new ChainError(
-      'invalidArgument',
-      `${what} is off on a node started with --miner external: blocks come from merged miners (mnr_submitBitcoinBlock*); mine one by hand with evm_mine`,
-    );
+    this.mining.setIntervalMining(ms);
   }
 }
 
