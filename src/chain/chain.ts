@@ -50,10 +50,10 @@ import { FederationRuns } from './federation-runs.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
 import { type ConsoleCalls, consoleLines } from './console/observer.js';
-import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
-import { type ChainFork, chainFork, commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
+import type { ForkConnection, ForkOptions } from './fork/open.js';
+import { type ChainFork, commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import { ForkLink } from './fork-link.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
-import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
 
 export type { ChainEvents, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
@@ -135,23 +135,19 @@ export class Chain {
   private readonly intake: TxIntake;
   /** Automine and interval mining, refused with `--miner external` (mining/mode.ts). */
   private readonly mining: MiningMode;
-  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
-  fork: ChainFork | undefined;
-  /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
-  private readonly forkConnections: ForkConnection[] = [];
+  /** The fork's connections, its re-forks and reads below the fork block (fork-link.ts). */
+  private readonly forkLink: ForkLink;
   /** The node's federation and the queue of its runs (federation-runs.ts). */
   private readonly federation: FederationRuns;
 
   private constructor(
-    private readonly options: ChainOptions,
+    options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
-    private forkConnection: ForkConnection | undefined,
+    forkConnection: ForkConnection | undefined,
     btc: BtcChain,
   ) {
-    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection, () => this.remoteRequests());
-    if (forkConnection !== undefined) this.forkConnections.push(forkConnection);
     this.network = options.network;
     this.common = chainHead.execution.common;
     this.execution = chainHead.execution;
@@ -176,6 +172,9 @@ export class Chain {
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
+    this.forkLink = new ForkLink(this.parts, this.control, { fork: options.fork, genesis: options.genesis, chainId: this.chainId }, forkConnection, () =>
+      this.producer.forgetMiner(),
+    );
     this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
     this.btc = this.federation.btc;
     this.mining = new MiningMode(this.minerMode, this.intake, () => this.mine(), options.onBackgroundError ?? (() => undefined));
@@ -215,7 +214,7 @@ export class Chain {
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
-    for (const connection of this.forkConnections) await connection.close();
+    await this.forkLink.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -342,14 +341,9 @@ export class Chain {
     return this.chainHead.knownLatestAccount(address);
   }
 
-  /**
-   * On a fork, account reads at a block below the fork block: the remote's state there, read on
-   * demand and cached under that block (an empty local trie over it, so nothing local shows).
-   */
+  /** On a fork, account reads at a block below the fork block (fork-link.ts). */
   stateBelowFork(number: bigint): StateReader {
-    const remote = this.forkConnection?.remote;
-    if (remote === undefined || number >= remote.forkBlock) throw new Error(`stateBelowFork(${number}): not below a fork block`);
-    return new RemoteBackedStateManager({ common: this.common, trie: this.execution.trie(this.store.stateDb, KECCAK256_RLP) }, remote.at(number));
+    return this.forkLink.stateBelowFork(number);
   }
 
   /** Account reads at a state root (the flat view when it is the latest state, see chain-head.ts). */
@@ -370,33 +364,14 @@ export class Chain {
     return this.producer.pending();
   }
 
-  /**
-   * hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on,
-   * in place: another block of the same remote or another remote of this network. The remote is
-   * checked first (its chain id must be this chain's, it must have the block); if it fails, the
-   * fork is unchanged. The fork cache, its flags and its retry settings carry over.
-   */
-  async refork(url: string, block: bigint | undefined): Promise<void> {
-    const current = this.forkConnection;
-    if (current === undefined) throw new ChainError('invalidArgument', 'this chain is not a fork');
-    const options: ForkOptions = { ...this.options.fork, url, block, offline: false, cacheDir: undefined };
-    let connected;
-    try {
-      connected = await connectFork(options, this.chainId, current.cacheStore, undefined);
-    } catch (err) {
-      if (err instanceof ForkStartError) throw new ChainError('invalidArgument', `${err.message}; the fork is unchanged`);
-      throw err;
-    }
-    const { connection, baseBlock } = connected;
-    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!, () => this.producer.forgetMiner());
-    this.forkConnection = connection;
-    this.forkConnections.push(connection);
-    this.fork = chainFork(connection, () => this.remoteRequests());
+  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
+  get fork(): ChainFork | undefined {
+    return this.forkLink.fork;
   }
 
-  /** HTTP requests sent to remotes since start, over every fork this chain has had. */
-  private remoteRequests(): number {
-    return this.forkConnections.reduce((sum, connection) => sum + connection.remote.requests, 0);
+  /** hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on, in place (fork-link.ts). */
+  refork(url: string, block: bigint | undefined): Promise<void> {
+    return this.forkLink.refork(url, block);
   }
 
   // ---- execution without a transaction ----------------------------------------------------------
