@@ -18,12 +18,9 @@ import { ChainHead, type StateTarget } from './head.js';
 import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './parts.js';
 import { createRskCommon } from './evm/rsk-common.js';
 import { suggestedGasPrice } from './mining/economics.js';
-import { ChainError } from './base/errors.js';
 import { Execution } from './exec/execution.js';
 import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
-import { type StateReader, StateView } from './state/flat-view.js';
-import { CallRunner } from './exec/call-runner.js';
-import type { RskHeader } from './records/header.js';
+import type { StateReader } from './state/flat-view.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
 import { Mempool, type PoolTx } from './pool/mempool.js';
@@ -49,10 +46,10 @@ import type { BtcSide } from './btc.js';
 import { FederationRuns } from './federation-runs.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
-import { type ConsoleCalls, consoleLines } from './console/observer.js';
 import type { ForkConnection, ForkOptions } from './fork/open.js';
 import { type ChainFork, commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
 import { ForkLink } from './fork-link.js';
+import { ChainCalls } from './calls.js';
 import { remoteBlockRecord } from './fork/remote-block.js';
 
 export type { ChainEvents, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
@@ -137,6 +134,8 @@ export class Chain {
   private readonly mining: MiningMode;
   /** The fork's connections, its re-forks and reads below the fork block (fork-link.ts). */
   private readonly forkLink: ForkLink;
+  /** eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 (calls.ts). */
+  private readonly calls: ChainCalls;
   /** The node's federation and the queue of its runs (federation-runs.ts). */
   private readonly federation: FederationRuns;
 
@@ -175,6 +174,7 @@ export class Chain {
     this.forkLink = new ForkLink(this.parts, this.control, { fork: options.fork, genesis: options.genesis, chainId: this.chainId }, forkConnection, () =>
       this.producer.forgetMiner(),
     );
+    this.calls = new ChainCalls(this.parts, this.forkLink);
     this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
     this.btc = this.federation.btc;
     this.mining = new MiningMode(this.minerMode, this.intake, () => this.mine(), options.onBackgroundError ?? (() => undefined));
@@ -377,50 +377,26 @@ export class Chain {
   // ---- execution without a transaction ----------------------------------------------------------
 
   /**
-   * `target`: where to run; on a fork, a block number below the fork block runs on the remote's
-   * state there. `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent.
+   * eth_call at `target`; on a fork, a block number below the fork block runs on the remote's
+   * state there. `deadline`: the request's time limit; the node's limit when absent (calls.ts).
    */
-  async call(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<CallResult> {
-    const { runCall } = await this.execution.runtime();
-    const { runner, header } = await this.callSite(target);
-    const result = await runCall(this.execution, runner, header, params, deadline);
-    this.emitConsoleLog('call', result.consoleCalls);
-    return result;
+  call(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<CallResult> {
+    return this.calls.call(params, target, deadline);
   }
 
   /** console.log lines print only when the estimate fails (its attempt at the cap), as Hardhat does. */
-  async estimateGas(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<bigint> {
-    const { estimateGas } = await this.execution.runtime();
-    const { runner, header } = await this.callSite(target);
-    return estimateGas(this.execution, runner, header, params, deadline, (calls) => this.emitConsoleLog('estimateGas', calls));
-  }
-
-  private async callSite(target: StateTarget | bigint): Promise<{ runner: CallRunner; header: RskHeader }> {
-    if (typeof target !== 'bigint') return { runner: this.chainHead.callRunner(target), header: target.header };
-    const block = await this.execution.blocks(target);
-    if (block === undefined) throw new ChainError('blockNotFound', `Block 0x${target.toString(16)} not found`);
-    // A throwaway runner over the remote's state at that block (stateBelowFork checks it is below the fork block).
-    return { runner: new CallRunner(this.execution, new StateView(KECCAK256_RLP, this.stateBelowFork(target))), header: block.header };
-  }
-
-  /** An execution's console.log lines as a 'consoleLog' event; decoded only when someone listens. */
-  private emitConsoleLog(kind: 'call' | 'estimateGas', calls: ConsoleCalls): void {
-    if (calls.calls.length + calls.dropped === 0 || this.events.listenerCount('consoleLog') === 0) return;
-    this.events.emit('consoleLog', { kind, lines: consoleLines(calls) });
+  estimateGas(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<bigint> {
+    return this.calls.estimateGas(params, target, deadline);
   }
 
   /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */
-  async traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
-    // trace-call.ts runs on the EVM side: loaded with it, on the first traced call.
-    const { traceCall } = await import('./tracing/trace-call.js');
-    return traceCall(this.execution, this.chainHead.callRunner(target), target.header, params, options);
+  traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
+    return this.calls.traceCall(params, target, options);
   }
 
   /** eth_simulateV1's blocks of calls on `base`'s state (exec/simulate.ts); nothing is written. */
-  async simulate(base: SimulationBase, blocks: SimulatedBlockRequest[], options: SimulateOptions): Promise<SimulatedBlock[]> {
-    // simulate.ts runs @ethereumjs/vm's runTx: loaded with the EVM side, on first need.
-    const { simulate } = await import('./exec/simulate.js');
-    return simulate(this.execution, this.store.stateDb, base, blocks, options);
+  simulate(base: SimulationBase, blocks: SimulatedBlockRequest[], options: SimulateOptions): Promise<SimulatedBlock[]> {
+    return this.calls.simulate(base, blocks, options);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------
