@@ -1,6 +1,6 @@
 /**
- * One network's chain engine: the facade the RPC layer talks to. It opens the store and wires the
- * parts that share it (parts.ts): the head and its read caches (head.ts), block production
+ * One network's chain engine: the facade the RPC layer talks to. It opens the store (open.ts) and
+ * wires the parts that share it (parts.ts): the head and its read caches (head.ts), block production
  * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
  * (control.ts). Every mutation runs under one lock (lock.ts).
  */
@@ -8,30 +8,26 @@ import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
 import type { PendingView } from './exec/block-builder.js';
 import type { CallParams, CallResult } from './exec/call.js';
-import { ChainHead, type StateTarget } from './head.js';
-import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './parts.js';
-import { createRskCommon } from './evm/rsk-common.js';
+import type { ChainHead, StateTarget } from './head.js';
+import type { ChainEvents, ChainParts, NetworkName } from './parts.js';
 import { suggestedGasPrice } from './mining/economics.js';
-import { Execution } from './exec/execution.js';
-import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
+import type { Execution } from './exec/execution.js';
 import type { StateReader } from './state/flat-view.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
 import { Mempool, type PoolTx } from './pool/mempool.js';
 import { MinerClock } from './mining/clock.js';
-import { type MinerTargets, loadMinerTargets } from './mining/targets.js';
+import type { MinerTargets } from './mining/targets.js';
 import { MergedBlocks } from './merged.js';
 import { type MinerMode, MiningMode } from './mining/mode.js';
 import type { ReceiptRecord } from './records/receipt.js';
-import { useFastRlp } from './base/rlp.js';
 import { SerialLock } from './lock.js';
-import { ChainStore, type StoreReads } from './storage/store.js';
+import type { ChainStore, StoreReads } from './storage/store.js';
 import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
@@ -41,66 +37,21 @@ import type { TracedTx } from './tracing/replay.js';
 import type { SimulateOptions, SimulatedBlock, SimulatedBlockRequest, SimulationBase } from './exec/simulate.js';
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
-import { BtcChain } from './btc-chain/btc-chain.js';
+import type { BtcChain } from './btc-chain/btc-chain.js';
 import type { BtcSide } from './btc.js';
 import { FederationRuns } from './federation-runs.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
-import type { ForkConnection, ForkOptions } from './fork/open.js';
-import { type ChainFork, commitForkBase, openFork, refuseForkedStore } from './fork-base.js';
+import type { ForkConnection } from './fork/open.js';
+import type { ChainFork } from './fork-base.js';
 import { ForkLink } from './fork-link.js';
 import { ChainCalls } from './calls.js';
-import { remoteBlockRecord } from './fork/remote-block.js';
+import { type ChainOptions, openChain } from './open.js';
 
-export type { ChainEvents, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
+export type { ChainEvents, ChainOptions, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
 export type { MergedMiningImport } from './merged-mining/work.js';
 export type { ChainFork } from './fork-base.js';
-
-export interface ChainOptions {
-  network: NetworkName;
-  genesis: GenesisConfig;
-  /** Directory of this network's LevelDB; undefined keeps the chain in memory. */
-  location: string | undefined;
-  /** Miner's minimum gas price target; on a new chain also the genesis minimum. */
-  minGasPrice?: bigint;
-  /** Miner's block gas limit target; on a new chain also the genesis gas limit. */
-  blockGasLimit?: bigint;
-  /** Wall clock in milliseconds (injectable for tests). */
-  now?: () => number;
-  /** Where failures of background work (interval mining) are reported. */
-  onBackgroundError?: (err: unknown) => void;
-  /** 'external': no automine or interval mining; blocks come from merged miners (mnr_) and evm_mine. */
-  miner?: MinerMode;
-  /** The node's keys (one wallet may serve both networks); default: the cow and miner keys only. */
-  wallet?: NodeWallet;
-  /**
-   * Automine puts transactions in flight together into shared blocks (default true); false gives
-   * every transaction its own block, as Hardhat does (the Hardhat profile).
-   */
-  automineBatching?: boolean;
-  /**
-   * A send whose automined transaction fails answers with the failure (SentTransactionFailed), the
-   * transaction still mined, as Hardhat does (the Hardhat profile); default false: its hash, as rskj.
-   */
-  failOnSend?: boolean;
-  /**
-   * Fork a remote node of this network (same chain id) at a block: its state, blocks and
-   * transactions up to there are read from it on demand (fork-base.ts, fork/).
-   */
-  fork?: ForkOptions;
-  /**
-   * The node's federation registers confirmed peg-ins itself, as the PowPeg nodes do (default
-   * true; false, `--no-auto-pegin`: registerBtcTransaction is left to the caller).
-   */
-  autoPegin?: boolean;
-  /**
-   * The node's federation carries peg-outs through itself (updateCollections, two addSignatures,
-   * the release mined on the Bitcoin chain; pegout-duty.ts), default true; false,
-   * `--no-auto-pegout`: the caller drives them with the federators' keys.
-   */
-  autoPegout?: boolean;
-}
 
 export interface TxLookup {
   tx: TxRecord;
@@ -181,34 +132,7 @@ export class Chain {
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
-    useFastRlp();
-    const store = await ChainStore.open(options.location);
-    let fork: Awaited<ReturnType<typeof openFork>> | undefined;
-    try {
-      const common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
-      if (options.fork === undefined) await refuseForkedStore(store);
-      else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
-      const remote = fork?.connection.remote;
-      // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
-      // below the fork block are the remote's (the remote of the moment: a fork can move).
-      const blocks = (n: bigint) => {
-        const now = execution.remote as typeof remote;
-        return now !== undefined && n < now.forkBlock ? remoteBlockRecord(now, n) : head.blockByNumber(n);
-      };
-      const execution: Execution = new Execution(common, blocks, remote);
-      const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
-      const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
-      await head.load(headBlock);
-      await store.ensureAddressIndex(head.baseNumber);
-      const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
-      const btc = await BtcChain.open(store, options.now ?? Date.now);
-      execution.followBtc(btc);
-      return new Chain(options, store, head, targets, fork?.connection, btc);
-    } catch (err) {
-      await fork?.connection.close();
-      await store.close();
-      throw err;
-    }
+    return openChain(options, ({ store, head, targets, forkConnection, btc }) => new Chain(options, store, head, targets, forkConnection, btc));
   }
 
   async close(): Promise<void> {
@@ -499,20 +423,3 @@ export class Chain {
     this.mining.setIntervalMining(ms);
   }
 }
-
-/** The stored head, or a new chain's genesis block (built and committed). */
-async function loadHeadBlock(store: ChainStore, execution: Execution, options: ChainOptions): Promise<RskBlock> {
-  const headNumber = await store.headNumber();
-  if (headNumber !== undefined) {
-    const head = await store.getBlock(headNumber);
-    if (head === undefined) throw new Error(`chain data is damaged: head block ${headNumber} is missing`);
-    return head;
-  }
-  const genesis = await buildGenesisBlock(options.genesis, execution.stateManager(store.stateDb, KECCAK256_RLP), {
-    gasLimit: options.blockGasLimit,
-    minimumGasPrice: options.minGasPrice,
-  });
-  await store.commitBlock(genesis, blockReceipts(genesis, []));
-  return genesis;
-}
-
