@@ -47,17 +47,13 @@ import type { ChainFork } from './fork-base.js';
 import { ForkLink } from './fork-link.js';
 import { ChainCalls } from './calls.js';
 import { type ChainOptions, openChain } from './open.js';
+import { type TxLookup, TxLookups } from './tx-lookup.js';
 
 export type { ChainEvents, ChainOptions, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
 export type { MergedMiningImport } from './merged-mining/work.js';
 export type { ChainFork } from './fork-base.js';
-
-export interface TxLookup {
-  tx: TxRecord;
-  block: RskBlock;
-  index: number;
-}
+export type { TxLookup } from './tx-lookup.js';
 
 export class Chain {
   readonly network: NetworkName;
@@ -87,6 +83,8 @@ export class Chain {
   private readonly forkLink: ForkLink;
   /** eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 (calls.ts). */
   private readonly calls: ChainCalls;
+  /** Mined transactions by hash, address and sender nonce (tx-lookup.ts). */
+  private readonly lookups: TxLookups;
   /** The node's federation and the queue of its runs (federation-runs.ts). */
   private readonly federation: FederationRuns;
 
@@ -126,6 +124,7 @@ export class Chain {
       this.producer.forgetMiner(),
     );
     this.calls = new ChainCalls(this.parts, this.forkLink);
+    this.lookups = new TxLookups(store, chainHead);
     this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
     this.btc = this.federation.btc;
     this.mining = new MiningMode(this.minerMode, this.intake, () => this.mine(), options.onBackgroundError ?? (() => undefined));
@@ -174,28 +173,13 @@ export class Chain {
     return (await this.store.getReceipts(block.header.number))?.receipts ?? [];
   }
 
-  async transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
-    const location = await this.store.getTxLocation(hash);
-    if (location === undefined) return undefined;
-    const block = await this.blockByNumber(location.blockNumber);
-    const tx = block?.transactions[location.index];
-    return block === undefined || tx === undefined ? undefined : { tx, block, index: location.index };
+  transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
+    return this.lookups.transaction(hash);
   }
 
-  /**
-   * A page of the address's mined transactions from the address index (storage/address-index.ts):
-   * newest first below block `before`, or oldest first above block `after`. Reads only the page's
-   * blocks. A block dropped since the index was read (evm_revert) is left out.
-   */
-  async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<{ txs: TxLookup[]; more: boolean }> {
-    const page = await this.store.addressHistory(address, direction, pageSize);
-    const txs: TxLookup[] = [];
-    for (const { blockNumber, index } of page.positions) {
-      const block = await this.blockByNumber(blockNumber);
-      const tx = block?.transactions[index];
-      if (block !== undefined && tx !== undefined) txs.push({ tx, block, index });
-    }
-    return { txs, more: page.more };
+  /** A page of the address's mined transactions, newest first below `before` or oldest first above `after` (tx-lookup.ts). */
+  addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<{ txs: TxLookup[]; more: boolean }> {
+    return this.lookups.addressHistory(address, direction, pageSize);
   }
 
   /** Whether the address index has entries at or above, or at or below, a block. */
@@ -204,12 +188,8 @@ export class Chain {
   }
 
   /** The mined transaction `sender` sent with `nonce` (the newest, should test control have repeated a nonce). */
-  async transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<TxLookup | undefined> {
-    const at = await this.store.senderNonceTx(sender, nonce);
-    if (at === undefined) return undefined;
-    const block = await this.blockByNumber(at.blockNumber);
-    const tx = block?.transactions[at.index];
-    return block === undefined || tx === undefined ? undefined : { tx, block, index: at.index };
+  transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<TxLookup | undefined> {
+    return this.lookups.transactionBySenderAndNonce(sender, nonce);
   }
 
   /** Blocks, receipts and address-index entries read so far (storage/store.ts StoreReads: a seam for tests). */
