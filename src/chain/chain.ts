@@ -4,7 +4,7 @@
  * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
  * (control.ts). Every mutation runs under one lock (lock.ts).
  */
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
@@ -14,19 +14,17 @@ import { BlockProducer } from './producer.js';
 import type { PendingView } from './exec/block-builder.js';
 import type { CallParams, CallResult } from './exec/call.js';
 import type { ChainHead, StateTarget } from './head.js';
-import type { ChainEvents, ChainParts, NetworkName } from './parts.js';
+import { type ChainEvents, type ChainParts, type NetworkName, newChainParts } from './parts.js';
 import { suggestedGasPrice } from './mining/economics.js';
 import type { Execution } from './exec/execution.js';
 import type { StateReader } from './state/flat-view.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
-import { Mempool, type PoolTx } from './pool/mempool.js';
-import { MinerClock } from './mining/clock.js';
+import type { Mempool, PoolTx } from './pool/mempool.js';
 import type { MinerTargets } from './mining/targets.js';
 import { MergedBlocks } from './merged.js';
 import { type MinerMode, MiningMode } from './mining/mode.js';
 import type { ReceiptRecord } from './records/receipt.js';
-import { SerialLock } from './lock.js';
 import type { ChainStore, StoreReads } from './storage/store.js';
 import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
@@ -60,9 +58,9 @@ export class Chain {
   readonly common: Common;
   readonly chainId: bigint;
   readonly wallet: NodeWallet;
-  readonly pool = new Mempool();
+  readonly pool: Mempool;
   /** See ChainParts.events. */
-  readonly events = new EventEmitter<ChainEvents>();
+  readonly events: EventEmitter<ChainEvents>;
   readonly execution: Execution;
   /** Who mines: the node itself, or merged miners only (`--miner external`). */
   readonly minerMode: MinerMode;
@@ -96,23 +94,10 @@ export class Chain {
     forkConnection: ForkConnection | undefined,
     btc: BtcChain,
   ) {
-    this.network = options.network;
-    this.common = chainHead.execution.common;
-    this.execution = chainHead.execution;
-    this.chainId = BigInt(options.genesis.chainId);
     const now = options.now ?? Date.now;
-    this.parts = {
-      network: this.network,
-      common: this.common,
-      store,
-      execution: this.execution,
-      pool: this.pool,
-      head: chainHead,
-      clock: new MinerClock(now),
-      btc,
-      lock: new SerialLock(),
-      events: this.events,
-    };
+    this.parts = newChainParts(options.network, store, chainHead, btc, now);
+    ({ network: this.network, common: this.common, execution: this.execution, pool: this.pool, events: this.events } = this.parts);
+    this.chainId = BigInt(options.genesis.chainId);
     this.wallet = options.wallet ?? new NodeWallet();
     this.minerMode = options.miner ?? 'internal';
     this.producer = new BlockProducer(this.parts, targets);
@@ -207,12 +192,8 @@ export class Chain {
   }
 
   /** The pool split as rskj shows it: pending (runnable now, in nonce order) and queued (behind a gap). */
-  async poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
-    const runnable = new Set(await this.producer.poolCandidates(this.chainHead.block));
-    const pending: PoolTx[] = [];
-    const queued: PoolTx[] = [];
-    for (const [, txs] of this.pool.senders()) for (const entry of txs) (runnable.has(entry) ? pending : queued).push(entry);
-    return { pending, queued };
+  poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
+    return this.producer.poolContent();
   }
 
   /**
