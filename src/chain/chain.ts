@@ -1,8 +1,10 @@
 /**
  * One network's chain engine: the facade the RPC layer talks to. It opens the store (open.ts) and
  * wires the parts that share it (parts.ts): the head and its read caches (head.ts), block production
- * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
- * (control.ts). Every mutation runs under one lock (lock.ts).
+ * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts), test control
+ * (control.ts), calls without a transaction (calls.ts), transaction lookups (tx-lookup.ts), the
+ * fork's remote (fork-link.ts), the federation (federation-runs.ts) and when to mine
+ * (mining/mode.ts); its methods delegate to them. Every mutation runs under one lock (lock.ts).
  */
 import type { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
@@ -379,7 +381,7 @@ export class Chain {
     this.mining.setAutomine(on);
   }
 
-  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/interval.ts). */
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/mode.ts). */
   setIntervalMining(ms: number): void {
     this.mining.setIntervalMining(ms);
   }
