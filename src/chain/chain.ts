@@ -1,40 +1,33 @@
 /**
- * One network's chain engine: the facade the RPC layer talks to. It opens the store and wires the
- * parts that share it (parts.ts): the head and its read caches (head.ts), block production
- * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts) and test control
- * (control.ts). Every mutation runs under one lock (lock.ts).
+ * One network's chain engine: the facade the RPC layer talks to. It opens the store (open.ts) and
+ * wires the parts that share it (parts.ts): the head and its read caches (head.ts), block production
+ * (producer.ts), merged mining (merged.ts), transaction intake (intake.ts), test control
+ * (control.ts), calls without a transaction (calls.ts), transaction lookups (tx-lookup.ts), the
+ * fork's remote (fork-link.ts), the federation (federation-runs.ts) and when to mine
+ * (mining/mode.ts); its methods delegate to them. Every mutation runs under one lock (lock.ts).
  */
-import { EventEmitter } from 'node:events';
+import type { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import type { Account, Address, DB } from '@ethereumjs/util';
-import { KECCAK256_RLP, createAddressFromString, Address as EthAddress } from '@ethereumjs/util';
 import type { NodeAccount } from './keys/accounts.js';
 import type { RskBlock } from './records/block.js';
 import { BlockProducer } from './producer.js';
 import type { PendingView } from './exec/block-builder.js';
 import type { CallParams, CallResult } from './exec/call.js';
-import { ChainHead, type StateTarget } from './head.js';
-import { type ChainEvents, type ChainParts, type NetworkName, blockReceipts } from './parts.js';
-import { createRskCommon } from './evm/rsk-common.js';
+import type { ChainHead, StateTarget } from './head.js';
+import { type ChainEvents, type ChainParts, type NetworkName, newChainParts } from './parts.js';
 import { suggestedGasPrice } from './mining/economics.js';
-import { ChainError } from './base/errors.js';
-import { Execution } from './exec/execution.js';
-import { type GenesisConfig, buildGenesisBlock } from './records/genesis.js';
-import { type StateReader, StateView } from './state/flat-view.js';
-import { CallRunner } from './exec/call-runner.js';
-import type { RskHeader } from './records/header.js';
+import type { Execution } from './exec/execution.js';
+import type { StateReader } from './state/flat-view.js';
 import type { LogCriteria, LogMatch } from './storage/log-index.js';
 import { type LogLimits, queryLogs } from './storage/log-query.js';
-import { Mempool, type PoolTx } from './pool/mempool.js';
-import { MinerClock } from './mining/clock.js';
-import { type MinerTargets, loadMinerTargets } from './mining/targets.js';
+import type { Mempool, PoolTx } from './pool/mempool.js';
+import type { MinerTargets } from './mining/targets.js';
 import { MergedBlocks } from './merged.js';
-import { MiningTimer } from './mining/interval.js';
+import { type MinerMode, MiningMode } from './mining/mode.js';
 import type { ReceiptRecord } from './records/receipt.js';
-import { useFastRlp } from './base/rlp.js';
-import { SerialLock } from './lock.js';
-import { ChainStore, type StoreReads } from './storage/store.js';
+import type { ChainStore, StoreReads } from './storage/store.js';
 import { TestControl } from './control.js';
 import type { TxRecord } from './records/transaction.js';
 import { TxIntake } from './intake.js';
@@ -44,86 +37,32 @@ import type { TracedTx } from './tracing/replay.js';
 import type { SimulateOptions, SimulatedBlock, SimulatedBlockRequest, SimulationBase } from './exec/simulate.js';
 import type { Deadline } from './evm/deadline.js';
 import { StateTransfer } from './state-transfer.js';
-import { BtcChain } from './btc-chain/btc-chain.js';
-import { BtcSide } from './btc.js';
-import { federationTxGas, hasBridgeLog, nodeFederation } from './federation/node-federation.js';
-import { FEDERATORS } from './keys/federators.js';
-import { BridgeStorage } from './native/bridge/storage.js';
-import { BRIDGE_ADDRESS } from './base/addresses.js';
+import type { BtcChain } from './btc-chain/btc-chain.js';
+import type { BtcSide } from './btc.js';
+import { FederationRuns } from './federation-runs.js';
 import type { NetworkSection } from './dump/format.js';
 import type { StateSource } from './dump/io.js';
-import { type ConsoleCalls, consoleLines } from './console/observer.js';
-import { type ForkConnection, type ForkOptions, ForkStartError, connectFork } from './fork/open.js';
-import { type ChainFork, chainFork, commitForkBase, openFork, reforkChain, refuseForkedStore } from './fork-base.js';
-import { remoteBlockRecord } from './fork/remote-block.js';
-import { RemoteBackedStateManager } from './state/remote-backed-state-manager.js';
+import type { ForkConnection } from './fork/open.js';
+import type { ChainFork } from './fork-base.js';
+import { ForkLink } from './fork-link.js';
+import { ChainCalls } from './calls.js';
+import { type ChainOptions, openChain } from './open.js';
+import { type TxLookup, TxLookups } from './tx-lookup.js';
 
-export type { ChainEvents, LogMatch, NetworkName, PendingView, StateTarget };
+export type { ChainEvents, ChainOptions, LogMatch, MinerMode, NetworkName, PendingView, StateTarget };
 export { MAX_BLOCKS_PER_MINE } from './producer.js';
 export type { MergedMiningImport } from './merged-mining/work.js';
 export type { ChainFork } from './fork-base.js';
-
-export interface ChainOptions {
-  network: NetworkName;
-  genesis: GenesisConfig;
-  /** Directory of this network's LevelDB; undefined keeps the chain in memory. */
-  location: string | undefined;
-  /** Miner's minimum gas price target; on a new chain also the genesis minimum. */
-  minGasPrice?: bigint;
-  /** Miner's block gas limit target; on a new chain also the genesis gas limit. */
-  blockGasLimit?: bigint;
-  /** Wall clock in milliseconds (injectable for tests). */
-  now?: () => number;
-  /** Where failures of background work (interval mining) are reported. */
-  onBackgroundError?: (err: unknown) => void;
-  /** 'external': no automine or interval mining; blocks come from merged miners (mnr_) and evm_mine. */
-  miner?: MinerMode;
-  /** The node's keys (one wallet may serve both networks); default: the cow and miner keys only. */
-  wallet?: NodeWallet;
-  /**
-   * Automine puts transactions in flight together into shared blocks (default true); false gives
-   * every transaction its own block, as Hardhat does (the Hardhat profile).
-   */
-  automineBatching?: boolean;
-  /**
-   * A send whose automined transaction fails answers with the failure (SentTransactionFailed), the
-   * transaction still mined, as Hardhat does (the Hardhat profile); default false: its hash, as rskj.
-   */
-  failOnSend?: boolean;
-  /**
-   * Fork a remote node of this network (same chain id) at a block: its state, blocks and
-   * transactions up to there are read from it on demand (fork-base.ts, fork/).
-   */
-  fork?: ForkOptions;
-  /**
-   * The node's federation registers confirmed peg-ins itself, as the PowPeg nodes do (default
-   * true; false, `--no-auto-pegin`: registerBtcTransaction is left to the caller).
-   */
-  autoPegin?: boolean;
-  /**
-   * The node's federation carries peg-outs through itself (updateCollections, two addSignatures,
-   * the release mined on the Bitcoin chain; pegout-duty.ts), default true; false,
-   * `--no-auto-pegout`: the caller drives them with the federators' keys.
-   */
-  autoPegout?: boolean;
-}
-
-export type MinerMode = 'internal' | 'external';
-
-export interface TxLookup {
-  tx: TxRecord;
-  block: RskBlock;
-  index: number;
-}
+export type { TxLookup } from './tx-lookup.js';
 
 export class Chain {
   readonly network: NetworkName;
   readonly common: Common;
   readonly chainId: bigint;
   readonly wallet: NodeWallet;
-  readonly pool = new Mempool();
+  readonly pool: Mempool;
   /** See ChainParts.events. */
-  readonly events = new EventEmitter<ChainEvents>();
+  readonly events: EventEmitter<ChainEvents>;
   readonly execution: Execution;
   /** Who mines: the node itself, or merged miners only (`--miner external`). */
   readonly minerMode: MinerMode;
@@ -138,120 +77,54 @@ export class Chain {
   private readonly parts: ChainParts;
   private readonly producer: BlockProducer;
   private readonly intake: TxIntake;
-  private readonly miningTimer: MiningTimer;
-  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
-  fork: ChainFork | undefined;
-  /** The fork connections this chain opened (a re-fork adds one); closed with the chain. */
-  private readonly forkConnections: ForkConnection[] = [];
-  /**
-   * The federation's runs after RSK blocks, one after another (pegout-duty.ts). A send or an
-   * evm_mine answers once the runs its blocks started are done, so a peg-out is complete when the
-   * request's send returns; the duty's own transactions and blocks go to the intake and producer
-   * directly, never waiting for themselves.
-   */
-  private federationRuns: Promise<void> = Promise.resolve();
+  /** Automine and interval mining, refused with `--miner external` (mining/mode.ts). */
+  private readonly mining: MiningMode;
+  /** The fork's connections, its re-forks and reads below the fork block (fork-link.ts). */
+  private readonly forkLink: ForkLink;
+  /** eth_call, eth_estimateGas, debug_traceCall and eth_simulateV1 (calls.ts). */
+  private readonly calls: ChainCalls;
+  /** Mined transactions by hash, address and sender nonce (tx-lookup.ts). */
+  private readonly lookups: TxLookups;
+  /** The node's federation and the queue of its runs (federation-runs.ts). */
+  private readonly federation: FederationRuns;
 
   private constructor(
-    private readonly options: ChainOptions,
+    options: ChainOptions,
     private readonly store: ChainStore,
     private readonly chainHead: ChainHead,
     targets: MinerTargets,
-    private forkConnection: ForkConnection | undefined,
+    forkConnection: ForkConnection | undefined,
     btc: BtcChain,
   ) {
-    this.fork = forkConnection === undefined ? undefined : chainFork(forkConnection, () => this.remoteRequests());
-    if (forkConnection !== undefined) this.forkConnections.push(forkConnection);
-    this.network = options.network;
-    this.common = chainHead.execution.common;
-    this.execution = chainHead.execution;
-    this.chainId = BigInt(options.genesis.chainId);
     const now = options.now ?? Date.now;
-    this.parts = {
-      network: this.network,
-      common: this.common,
-      store,
-      execution: this.execution,
-      pool: this.pool,
-      head: chainHead,
-      clock: new MinerClock(now),
-      btc,
-      lock: new SerialLock(),
-      events: this.events,
-    };
+    this.parts = newChainParts(options.network, store, chainHead, btc, now);
+    ({ network: this.network, common: this.common, execution: this.execution, pool: this.pool, events: this.events } = this.parts);
+    this.chainId = BigInt(options.genesis.chainId);
     this.wallet = options.wallet ?? new NodeWallet();
     this.minerMode = options.miner ?? 'internal';
     this.producer = new BlockProducer(this.parts, targets);
     this.intake = new TxIntake(this.parts, this.producer, this.wallet, options.automineBatching ?? true, options.failOnSend ?? false);
-    if (this.minerMode === 'external') this.intake.automine = false;
     this.control = new TestControl(this.parts);
     this.merged = new MergedBlocks(this.parts, this.producer, now);
     this.transfer = new StateTransfer(this.parts, this.control);
-    const federation = nodeFederation(
-      options,
-      {
-        btc,
-        bridgeAtHead: () => new BridgeStorage(this.stateAt(this.head.header.stateRoot)),
-        sendToBridge: (data, federator = FEDERATORS[0]!) =>
-          this.intake.sendTransaction({ from: createAddressFromString(federator.address), to: BRIDGE, data, gas: federationTxGas(data) }, federator),
-        headNumber: () => this.head.header.number,
-        automine: () => this.isAutomine,
-        mineRsk: async () => void (await this.producer.mine()),
-        submitBtc: async (raw) => void (await this.btc.sendRawTransaction(raw)),
-        // A run's own Bitcoin blocks (BtcSide.mineForDuty) do not wait for the runs (itself among them).
-        // Told apart by the path, not by an AsyncLocalStorage: its promise hooks, once on, tax every
-        // promise in the process (~5% of a sequential transfer's main-thread CPU, issue 25).
-        mineBtc: (count) => this.btc.mineForDuty(count),
-      },
-      options.onBackgroundError ?? (() => undefined),
+    this.forkLink = new ForkLink(this.parts, this.control, { fork: options.fork, genesis: options.genesis, chainId: this.chainId }, forkConnection, () =>
+      this.producer.forgetMiner(),
     );
-    this.btc = new BtcSide(this.parts, async (blocks, byDuty) => {
-      await federation.run({ kind: 'btcBlocks', blocks });
-      // btc_mine: wait for what the peg-in's registration set off too (a refund), unless a run mines.
-      if (!byDuty) await this.federationRuns;
-    });
-    // After each RSK block, outside the lock that mined it (the duty's transactions take it again).
-    this.events.on('block', (_block, { receipts }) => {
-      const bridgeLogs = hasBridgeLog(receipts);
-      this.federationRuns = this.federationRuns.then(() => federation.run({ kind: 'rskBlock', bridgeLogs }));
-    });
-    this.miningTimer = new MiningTimer(() => this.mine(), options.onBackgroundError ?? (() => undefined));
+    this.calls = new ChainCalls(this.parts, this.forkLink);
+    this.lookups = new TxLookups(store, chainHead);
+    this.federation = new FederationRuns(this.parts, this.intake, this.producer, options, options.onBackgroundError ?? (() => undefined));
+    this.btc = this.federation.btc;
+    this.mining = new MiningMode(this.minerMode, this.intake, () => this.mine(), options.onBackgroundError ?? (() => undefined));
   }
 
   static async open(options: ChainOptions): Promise<Chain> {
-    useFastRlp();
-    const store = await ChainStore.open(options.location);
-    let fork: Awaited<ReturnType<typeof openFork>> | undefined;
-    try {
-      const common = createRskCommon(options.genesis.chainId, `rsk-${options.network}`);
-      if (options.fork === undefined) await refuseForkedStore(store);
-      else fork = await openFork(store, options.fork, BigInt(options.genesis.chainId));
-      const remote = fork?.connection.remote;
-      // BLOCKHASH reads blocks up to the head; the head exists once loaded below. A fork's blocks
-      // below the fork block are the remote's (the remote of the moment: a fork can move).
-      const blocks = (n: bigint) => {
-        const now = execution.remote as typeof remote;
-        return now !== undefined && n < now.forkBlock ? remoteBlockRecord(now, n) : head.blockByNumber(n);
-      };
-      const execution: Execution = new Execution(common, blocks, remote);
-      const head: ChainHead = new ChainHead(execution, store, remote?.forkBlock ?? 0n);
-      const headBlock = fork?.baseBlock === undefined ? await loadHeadBlock(store, execution, options) : await commitForkBase(store, execution, options.genesis, fork.connection, fork.baseBlock);
-      await head.load(headBlock);
-      await store.ensureAddressIndex(head.baseNumber);
-      const targets = await loadMinerTargets(store, options, (await store.getBlock(head.baseNumber))!);
-      const btc = await BtcChain.open(store, options.now ?? Date.now);
-      execution.followBtc(btc);
-      return new Chain(options, store, head, targets, fork?.connection, btc);
-    } catch (err) {
-      await fork?.connection.close();
-      await store.close();
-      throw err;
-    }
+    return openChain(options, ({ store, head, targets, forkConnection, btc }) => new Chain(options, store, head, targets, forkConnection, btc));
   }
 
   async close(): Promise<void> {
     this.setIntervalMining(0);
     await this.parts.lock.run(() => this.store.close());
-    for (const connection of this.forkConnections) await connection.close();
+    await this.forkLink.close();
   }
 
   // ---- reads -------------------------------------------------------------------------------
@@ -287,28 +160,13 @@ export class Chain {
     return (await this.store.getReceipts(block.header.number))?.receipts ?? [];
   }
 
-  async transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
-    const location = await this.store.getTxLocation(hash);
-    if (location === undefined) return undefined;
-    const block = await this.blockByNumber(location.blockNumber);
-    const tx = block?.transactions[location.index];
-    return block === undefined || tx === undefined ? undefined : { tx, block, index: location.index };
+  transaction(hash: Uint8Array): Promise<TxLookup | undefined> {
+    return this.lookups.transaction(hash);
   }
 
-  /**
-   * A page of the address's mined transactions from the address index (storage/address-index.ts):
-   * newest first below block `before`, or oldest first above block `after`. Reads only the page's
-   * blocks. A block dropped since the index was read (evm_revert) is left out.
-   */
-  async addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<{ txs: TxLookup[]; more: boolean }> {
-    const page = await this.store.addressHistory(address, direction, pageSize);
-    const txs: TxLookup[] = [];
-    for (const { blockNumber, index } of page.positions) {
-      const block = await this.blockByNumber(blockNumber);
-      const tx = block?.transactions[index];
-      if (block !== undefined && tx !== undefined) txs.push({ tx, block, index });
-    }
-    return { txs, more: page.more };
+  /** A page of the address's mined transactions, newest first below `before` or oldest first above `after` (tx-lookup.ts). */
+  addressHistory(address: Uint8Array, direction: { before: bigint } | { after: bigint }, pageSize: number): Promise<{ txs: TxLookup[]; more: boolean }> {
+    return this.lookups.addressHistory(address, direction, pageSize);
   }
 
   /** Whether the address index has entries at or above, or at or below, a block. */
@@ -317,12 +175,8 @@ export class Chain {
   }
 
   /** The mined transaction `sender` sent with `nonce` (the newest, should test control have repeated a nonce). */
-  async transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<TxLookup | undefined> {
-    const at = await this.store.senderNonceTx(sender, nonce);
-    if (at === undefined) return undefined;
-    const block = await this.blockByNumber(at.blockNumber);
-    const tx = block?.transactions[at.index];
-    return block === undefined || tx === undefined ? undefined : { tx, block, index: at.index };
+  transactionBySenderAndNonce(sender: Uint8Array, nonce: bigint): Promise<TxLookup | undefined> {
+    return this.lookups.transactionBySenderAndNonce(sender, nonce);
   }
 
   /** Blocks, receipts and address-index entries read so far (storage/store.ts StoreReads: a seam for tests). */
@@ -340,12 +194,8 @@ export class Chain {
   }
 
   /** The pool split as rskj shows it: pending (runnable now, in nonce order) and queued (behind a gap). */
-  async poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
-    const runnable = new Set(await this.producer.poolCandidates(this.chainHead.block));
-    const pending: PoolTx[] = [];
-    const queued: PoolTx[] = [];
-    for (const [, txs] of this.pool.senders()) for (const entry of txs) (runnable.has(entry) ? pending : queued).push(entry);
-    return { pending, queued };
+  poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
+    return this.producer.poolContent();
   }
 
   /**
@@ -378,14 +228,9 @@ export class Chain {
     return this.chainHead.knownLatestAccount(address);
   }
 
-  /**
-   * On a fork, account reads at a block below the fork block: the remote's state there, read on
-   * demand and cached under that block (an empty local trie over it, so nothing local shows).
-   */
+  /** On a fork, account reads at a block below the fork block (fork-link.ts). */
   stateBelowFork(number: bigint): StateReader {
-    const remote = this.forkConnection?.remote;
-    if (remote === undefined || number >= remote.forkBlock) throw new Error(`stateBelowFork(${number}): not below a fork block`);
-    return new RemoteBackedStateManager({ common: this.common, trie: this.execution.trie(this.store.stateDb, KECCAK256_RLP) }, remote.at(number));
+    return this.forkLink.stateBelowFork(number);
   }
 
   /** Account reads at a state root (the flat view when it is the latest state, see chain-head.ts). */
@@ -406,82 +251,39 @@ export class Chain {
     return this.producer.pending();
   }
 
-  /**
-   * hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on,
-   * in place: another block of the same remote or another remote of this network. The remote is
-   * checked first (its chain id must be this chain's, it must have the block); if it fails, the
-   * fork is unchanged. The fork cache, its flags and its retry settings carry over.
-   */
-  async refork(url: string, block: bigint | undefined): Promise<void> {
-    const current = this.forkConnection;
-    if (current === undefined) throw new ChainError('invalidArgument', 'this chain is not a fork');
-    const options: ForkOptions = { ...this.options.fork, url, block, offline: false, cacheDir: undefined };
-    let connected;
-    try {
-      connected = await connectFork(options, this.chainId, current.cacheStore, undefined);
-    } catch (err) {
-      if (err instanceof ForkStartError) throw new ChainError('invalidArgument', `${err.message}; the fork is unchanged`);
-      throw err;
-    }
-    const { connection, baseBlock } = connected;
-    await reforkChain(this.parts, this.control, this.options.genesis, connection, baseBlock!, () => this.producer.forgetMiner());
-    this.forkConnection = connection;
-    this.forkConnections.push(connection);
-    this.fork = chainFork(connection, () => this.remoteRequests());
+  /** The remote this chain forks, if it is a fork (a re-fork in place changes it). */
+  get fork(): ChainFork | undefined {
+    return this.forkLink.fork;
   }
 
-  /** HTTP requests sent to remotes since start, over every fork this chain has had. */
-  private remoteRequests(): number {
-    return this.forkConnections.reduce((sum, connection) => sum + connection.remote.requests, 0);
+  /** hardhat_/anvil_reset with `forking`: fork `url` at `block` (default: its latest) from now on, in place (fork-link.ts). */
+  refork(url: string, block: bigint | undefined): Promise<void> {
+    return this.forkLink.refork(url, block);
   }
 
   // ---- execution without a transaction ----------------------------------------------------------
 
   /**
-   * `target`: where to run; on a fork, a block number below the fork block runs on the remote's
-   * state there. `deadline`: the request's time limit (evm/deadline.ts); the node's limit when absent.
+   * eth_call at `target`; on a fork, a block number below the fork block runs on the remote's
+   * state there. `deadline`: the request's time limit; the node's limit when absent (calls.ts).
    */
-  async call(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<CallResult> {
-    const { runCall } = await this.execution.runtime();
-    const { runner, header } = await this.callSite(target);
-    const result = await runCall(this.execution, runner, header, params, deadline);
-    this.emitConsoleLog('call', result.consoleCalls);
-    return result;
+  call(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<CallResult> {
+    return this.calls.call(params, target, deadline);
   }
 
   /** console.log lines print only when the estimate fails (its attempt at the cap), as Hardhat does. */
-  async estimateGas(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<bigint> {
-    const { estimateGas } = await this.execution.runtime();
-    const { runner, header } = await this.callSite(target);
-    return estimateGas(this.execution, runner, header, params, deadline, (calls) => this.emitConsoleLog('estimateGas', calls));
-  }
-
-  private async callSite(target: StateTarget | bigint): Promise<{ runner: CallRunner; header: RskHeader }> {
-    if (typeof target !== 'bigint') return { runner: this.chainHead.callRunner(target), header: target.header };
-    const block = await this.execution.blocks(target);
-    if (block === undefined) throw new ChainError('blockNotFound', `Block 0x${target.toString(16)} not found`);
-    // A throwaway runner over the remote's state at that block (stateBelowFork checks it is below the fork block).
-    return { runner: new CallRunner(this.execution, new StateView(KECCAK256_RLP, this.stateBelowFork(target))), header: block.header };
-  }
-
-  /** An execution's console.log lines as a 'consoleLog' event; decoded only when someone listens. */
-  private emitConsoleLog(kind: 'call' | 'estimateGas', calls: ConsoleCalls): void {
-    if (calls.calls.length + calls.dropped === 0 || this.events.listenerCount('consoleLog') === 0) return;
-    this.events.emit('consoleLog', { kind, lines: consoleLines(calls) });
+  estimateGas(params: CallParams, target: StateTarget | bigint, deadline?: Deadline): Promise<bigint> {
+    return this.calls.estimateGas(params, target, deadline);
   }
 
   /** A call traced as debug_traceCall runs it (tracing/trace-call.ts). */
-  async traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
-    // trace-call.ts runs on the EVM side: loaded with it, on the first traced call.
-    const { traceCall } = await import('./tracing/trace-call.js');
-    return traceCall(this.execution, this.chainHead.callRunner(target), target.header, params, options);
+  traceCall(params: CallParams, target: StateTarget, options: TraceCallOptions): Promise<TracedTx> {
+    return this.calls.traceCall(params, target, options);
   }
 
   /** eth_simulateV1's blocks of calls on `base`'s state (exec/simulate.ts); nothing is written. */
-  async simulate(base: SimulationBase, blocks: SimulatedBlockRequest[], options: SimulateOptions): Promise<SimulatedBlock[]> {
-    // simulate.ts runs @ethereumjs/vm's runTx: loaded with the EVM side, on first need.
-    const { simulate } = await import('./exec/simulate.js');
-    return simulate(this.execution, this.store.stateDb, base, blocks, options);
+  simulate(base: SimulationBase, blocks: SimulatedBlockRequest[], options: SimulateOptions): Promise<SimulatedBlock[]> {
+    return this.calls.simulate(base, blocks, options);
   }
 
   // ---- transactions and blocks ---------------------------------------------------------------------
@@ -489,14 +291,14 @@ export class Chain {
   /** Validates and pools a signed transaction, then (automine) mines it. Returns its hash. */
   async sendRawTransaction(raw: Uint8Array): Promise<Uint8Array> {
     const hash = await this.intake.sendRawTransaction(raw);
-    await this.federationRuns;
+    await this.federation.settled();
     return hash;
   }
 
   /** Signs with one of the node's keys (or as an impersonated account) and submits (eth_sendTransaction). */
   async sendTransaction(request: CallParams & { from: Address; nonce?: bigint }, signer?: NodeAccount): Promise<Uint8Array> {
     const hash = await this.intake.sendTransaction(request, signer);
-    await this.federationRuns;
+    await this.federation.settled();
     return hash;
   }
 
@@ -545,7 +347,7 @@ export class Chain {
   /** Mines one block from the pool (evm_mine, automine, interval mining). */
   async mine(timestamp?: bigint): Promise<RskBlock> {
     const block = await this.producer.mine(timestamp);
-    await this.federationRuns;
+    await this.federation.settled();
     return block;
   }
 
@@ -572,46 +374,15 @@ export class Chain {
   // ---- mining mode ------------------------------------------------------------------------------
 
   get isAutomine(): boolean {
-    return this.intake.automine;
+    return this.mining.isAutomine;
   }
 
   setAutomine(on: boolean): void {
-    if (on) this.refuseSelfMining('automine');
-    this.intake.automine = on;
+    this.mining.setAutomine(on);
   }
 
-  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/interval.ts). */
+  /** Mines a block every `ms` milliseconds; 0 turns interval mining off (mining/mode.ts). */
   setIntervalMining(ms: number): void {
-    MiningTimer.check(ms);
-    if (ms > 0) this.refuseSelfMining('interval mining');
-    this.miningTimer.set(ms);
-  }
-
-  /** With `--miner external` the node never mines by itself; evm_mine stays the operator's override. */
-  private refuseSelfMining(what: string): void {
-    if (this.minerMode !== 'external') return;
-    throw new ChainError(
-      'invalidArgument',
-      `${what} is off on a node started with --miner external: blocks come from merged miners (mnr_submitBitcoinBlock*); mine one by hand with evm_mine`,
-    );
+    this.mining.setIntervalMining(ms);
   }
 }
-
-/** The stored head, or a new chain's genesis block (built and committed). */
-async function loadHeadBlock(store: ChainStore, execution: Execution, options: ChainOptions): Promise<RskBlock> {
-  const headNumber = await store.headNumber();
-  if (headNumber !== undefined) {
-    const head = await store.getBlock(headNumber);
-    if (head === undefined) throw new Error(`chain data is damaged: head block ${headNumber} is missing`);
-    return head;
-  }
-  const genesis = await buildGenesisBlock(options.genesis, execution.stateManager(store.stateDb, KECCAK256_RLP), {
-    gasLimit: options.blockGasLimit,
-    minimumGasPrice: options.minGasPrice,
-  });
-  await store.commitBlock(genesis, blockReceipts(genesis, []));
-  return genesis;
-}
-
-const BRIDGE = new EthAddress(BRIDGE_ADDRESS);
-

@@ -1,17 +1,18 @@
 /**
  * What the chain's parts (block production, transaction intake, test control) share: one store,
- * pool, head, clock and lock per network. Chain (chain.ts) builds them and is the facade over them.
+ * pool, head, clock and lock per network. Chain (chain.ts) builds them (newChainParts) and is the
+ * facade over them.
  */
-import type { EventEmitter } from 'node:events';
+import { EventEmitter } from 'node:events';
 import type { Common } from '@ethereumjs/common';
 import type { RskBlock } from './records/block.js';
 import type { ChainHead } from './head.js';
 import type { Execution } from './exec/execution.js';
-import type { Mempool } from './pool/mempool.js';
-import type { MinerClock } from './mining/clock.js';
+import { Mempool } from './pool/mempool.js';
+import { MinerClock } from './mining/clock.js';
 import type { BlockReceipts, ReceiptRecord } from './records/receipt.js';
 import type { BtcChain } from './btc-chain/btc-chain.js';
-import type { SerialLock } from './lock.js';
+import { SerialLock } from './lock.js';
 import type { ChainStore } from './storage/store.js';
 import type { TxRecord } from './records/transaction.js';
 import { type ConsoleCalls, type ConsoleLogEntry, consoleLines } from './console/observer.js';
@@ -42,6 +43,23 @@ export interface ChainParts {
    *  after evm_revert/evm_reset drops blocks; 'pendingTransaction' (TxRecord) when the pool takes one;
    *  'consoleLog' (ConsoleLogEntry) for executions that called console.log. */
   readonly events: EventEmitter<ChainEvents>;
+}
+
+/** The shared pieces of a chain opened on `store` and `head`: a new pool, miner clock (on `now`), lock and event emitter. */
+export function newChainParts(network: NetworkName, store: ChainStore, head: ChainHead, btc: BtcChain, now: () => number): ChainParts {
+  const { execution } = head;
+  return {
+    network,
+    common: execution.common,
+    store,
+    execution,
+    pool: new Mempool(),
+    head,
+    clock: new MinerClock(now),
+    btc,
+    lock: new SerialLock(),
+    events: new EventEmitter<ChainEvents>(),
+  };
 }
 
 export function blockReceipts(block: RskBlock, receipts: ReceiptRecord[]): BlockReceipts {

@@ -153,6 +153,15 @@ export class BlockProducer {
     return orderForBlock(pool.pendingBySender((sender) => nonces.get(sender) ?? 0n));
   }
 
+  /** The pool split as rskj shows it: pending (runnable now, in nonce order) and queued (behind a gap). */
+  async poolContent(): Promise<{ pending: PoolTx[]; queued: PoolTx[] }> {
+    const runnable = new Set(await this.poolCandidates(this.parts.head.block));
+    const pending: PoolTx[] = [];
+    const queued: PoolTx[] = [];
+    for (const [, txs] of this.parts.pool.senders()) for (const entry of txs) (runnable.has(entry) ? pending : queued).push(entry);
+    return { pending, queued };
+  }
+
   /** The next block's minimum gas price, which may be above the latest block's while it rises to a target. */
   nextMinimumGasPrice(): bigint {
     const latest = this.parts.head.block.header.minimumGasPrice;

@@ -259,15 +259,15 @@ describe('review regressions', () => {
     expect(huge.message).toMatch(/timer/);
     const hugeSeconds = await failure(url, 'anvil_setIntervalMining', ['0xffffffff']);
     expect(hugeSeconds.code).toBe(-32602);
-    // Private field, read on purpose: no timer was started by the refused calls.
-    expect((chain as any).miningTimer.running).toBe(false);
+    // Private fields (Chain.mining, MiningMode.timer), read on purpose: no timer was started by the refused calls.
+    expect((chain as any).mining.timer.running).toBe(false);
     // The longest interval a timer can wait is still accepted (and waits: no block shows up).
     expect(await call(url, 'evm_setIntervalMining', [hexOf(2 ** 31 - 1)])).toBe(true);
-    expect((chain as any).miningTimer.running).toBe(true);
+    expect((chain as any).mining.timer.running).toBe(true);
     await sleep(300);
     expect(await blockNumber(url)).toBe(0n);
     expect(await call(url, 'evm_setIntervalMining', [0])).toBe(true);
-    expect((chain as any).miningTimer.running).toBe(false);
+    expect((chain as any).mining.timer.running).toBe(false);
     expect(await blockNumber(url)).toBe(0n);
   });
 
