@@ -21,6 +21,42 @@ export function paymentOf(priv: Uint8Array, kind: Kind) {
 
 const bytes = (h: string) => Uint8Array.from(Buffer.from(h.replace(/^0x/, ''), 'hex'));
 
+/** An address's payment as @scure/btc-signer describes it (what spending its outputs needs). */
+export interface Spendable {
+  address?: string;
+  script: Uint8Array;
+  redeemScript?: Uint8Array;
+  /** P2TR key path: the key the output commits to. */
+  tapInternalKey?: Uint8Array;
+}
+
+/**
+ * Adds every unspent output of `payment`'s address (btc_listUnspent) to `tx` as an input with what
+ * signing it needs: the previous transaction for P2PKH, the output and any redeem script or
+ * taproot key for the others. Returns their total in satoshis.
+ */
+export async function addUnspentInputs(url: string, tx: Transaction, kind: Kind | 'tr', payment: Spendable): Promise<bigint> {
+  const utxos = await call(url, 'btc_listUnspent', [payment.address]);
+  let total = 0n;
+  for (const u of utxos) {
+    total += BigInt(u.amount);
+    if (kind === 'pkh') {
+      const prev = await call(url, 'btc_getTransaction', [u.txid]);
+      tx.addInput({ txid: u.txid, index: u.vout, nonWitnessUtxo: bytes(prev.hex) });
+    } else {
+      const { redeemScript, tapInternalKey } = payment;
+      tx.addInput({
+        txid: u.txid,
+        index: u.vout,
+        witnessUtxo: { script: payment.script, amount: BigInt(u.amount) },
+        ...(redeemScript !== undefined ? { redeemScript } : {}),
+        ...(tapInternalKey !== undefined ? { tapInternalKey } : {}),
+      });
+    }
+  }
+  return total;
+}
+
 /** What the faucet adds above the payment, for the fee. */
 const FEE_MARGIN = 100_000n;
 /** The fee the payment leaves. */
@@ -42,18 +78,8 @@ export async function sendBtc(
   const amount = outputs.reduce((sum, o) => sum + o.amount, 0n);
   await call(url, 'btc_fund', [payment.address, Number(amount + FEE_MARGIN)]);
   await call(url, 'btc_mine', [1]);
-  const utxos = await call(url, 'btc_listUnspent', [payment.address]);
   const tx = new Transaction({ allowUnknownOutputs: true });
-  let total = 0n;
-  for (const u of utxos) {
-    total += BigInt(u.amount);
-    if (kind === 'pkh') {
-      const prev = await call(url, 'btc_getTransaction', [u.txid]);
-      tx.addInput({ txid: u.txid, index: u.vout, nonWitnessUtxo: bytes(prev.hex) });
-    } else {
-      tx.addInput({ txid: u.txid, index: u.vout, witnessUtxo: { script: payment.script, amount: BigInt(u.amount) }, ...('redeemScript' in payment ? { redeemScript: payment.redeemScript } : {}) });
-    }
-  }
+  const total = await addUnspentInputs(url, tx, kind, payment);
   for (const o of outputs) tx.addOutputAddress(o.address, o.amount, REGTEST);
   if (payload !== undefined) tx.addOutput({ script: Script.encode(['RETURN', payload]), amount: 0n });
   tx.addOutputAddress(payment.address!, total - amount - FEE, REGTEST);

@@ -12,6 +12,7 @@ import { secp256k1, schnorr } from '@noble/curves/secp256k1.js';
 import { Transaction, p2pk, p2pkh, p2sh, p2tr, p2wpkh, p2wsh } from '@scure/btc-signer';
 import { createNode } from '../../src/index.js';
 import { extractMatches, sha256d } from '../helpers/btc.js';
+import { addUnspentInputs } from '../helpers/btc-wallet.js';
 import { TESTNET_KEY, call, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
@@ -38,19 +39,8 @@ function target(bits: number): bigint {
 /** Spends every unspent output of `priv`'s `kind` address to `to` (amount) with the change back. */
 async function spend(url: string, priv: Uint8Array, kind: 'wpkh' | 'pkh' | 'tr' | 'sh-wpkh', to: string, amount: bigint, fee = 1_000n): Promise<string> {
   const payment = { wpkh: wpkhOf, pkh: pkhOf, tr: trOf, 'sh-wpkh': shWpkhOf }[kind](priv);
-  const utxos = await call(url, 'btc_listUnspent', [payment.address]);
   const tx = new Transaction();
-  let total = 0n;
-  for (const u of utxos) {
-    total += BigInt(u.amount);
-    if (kind === 'pkh') {
-      const prev = await call(url, 'btc_getTransaction', [u.txid]);
-      tx.addInput({ txid: u.txid, index: u.vout, nonWitnessUtxo: bytes(prev.hex) });
-    } else {
-      const extra = kind === 'tr' ? { tapInternalKey: schnorr.getPublicKey(priv) } : kind === 'sh-wpkh' ? { redeemScript: shWpkhOf(priv).redeemScript } : {};
-      tx.addInput({ txid: u.txid, index: u.vout, witnessUtxo: { script: payment.script, amount: BigInt(u.amount) }, ...extra });
-    }
-  }
+  const total = await addUnspentInputs(url, tx, kind, kind === 'tr' ? { ...payment, tapInternalKey: schnorr.getPublicKey(priv) } : payment);
   tx.addOutputAddress(to, amount, REGTEST);
   tx.addOutputAddress(payment.address!, total - amount - fee, REGTEST);
   tx.sign(priv);
