@@ -8,7 +8,7 @@
  */
 import { type RskBlock, decodeStoredBlock, encodeStoredBlock } from '../records/block.js';
 import { type ContractCreation, type HistoryPage, type IndexKv, type TxPosition, addressHistory, addressIndexOps, contractCreation, hasHistory, senderNonceTx } from './address-index.js';
-import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks, logIndexKeys } from './log-index.js';
+import { BlockLogsCache, type LogCriteria, type LogMatch, blockLogs, candidateBlocks } from './log-index.js';
 import { LogPostings } from './log-postings.js';
 import { Lru } from '../../util/lru.js';
 import { MemoryKv } from './memory-kv.js';
@@ -19,8 +19,6 @@ import {
   type Kv,
   type KvOp,
   blockKey,
-  btcBlockKey,
-  btcTipKey,
   decodeNumber,
   encodeNumber,
   forkCacheKey,
@@ -30,12 +28,11 @@ import {
   irregularStateMeta,
   metaKey,
   receiptsKey,
-  recordBytes,
   txLocationKey,
 } from './keys.js';
+import { blockRecordDeletes, blockRecordOps } from './block-records.js';
+import { appendBtcBlocks, btcBlocks, btcTip, btcTruncationOps } from './btc-records.js';
 import { type ChainRecord, type WholeChainTarget, LOAD_BATCH_OPS, metaRecords, rawBlock, replaceChain, restartChain, stateNodes } from './whole-chain.js';
-
-const EMPTY = new Uint8Array(0);
 
 /**
  * Decoded blocks and receipts kept in memory: clients re-read the newest blocks constantly. A
@@ -72,26 +69,6 @@ const ADDRESS_INDEX_META = 'address-index';
 
 /** What a state load writes (whole-chain.ts). */
 export type { ChainRecord } from './whole-chain.js';
-
-/** A block's records: the block, its receipts, the hash, transaction and address indexes and its log postings. */
-function blockRecordOps(block: RskBlock, receipts: BlockReceipts, blockBytes: Uint8Array, receiptBytes: Uint8Array): KvOp[] {
-  const number = block.header.number;
-  const ops: KvOp[] = [
-    { type: 'put', key: blockKey(number), value: blockBytes },
-    { type: 'put', key: receiptsKey(number), value: receiptBytes },
-    { type: 'put', key: hashToNumberKey(block.hash), value: encodeNumber(number) },
-  ];
-  block.transactions.forEach((tx, index) => {
-    const location = recordBytes(12);
-    const view = new DataView(location.buffer, location.byteOffset, 12);
-    view.setBigUint64(0, number);
-    view.setUint32(8, index);
-    ops.push({ type: 'put', key: txLocationKey(tx.hash), value: location });
-  });
-  for (const key of logIndexKeys(number, receipts.receipts)) ops.push({ type: 'put', key, value: EMPTY });
-  ops.push(...addressIndexOps(block, receipts));
-  return ops;
-}
 
 /**
  * What the store has been asked to read since it opened: blocks and receipts (each request, from
@@ -515,11 +492,7 @@ export class ChainStore {
       if (block === undefined) continue;
       const receipts = (await this.getReceipts(n))!;
       removed.push({ block, receipts });
-      ops.push({ type: 'del', key: blockKey(n) }, { type: 'del', key: receiptsKey(n) }, { type: 'del', key: hashToNumberKey(block.hash) });
-      ops.push({ type: 'del', key: metaKey(irregularStateMeta(block.hash)) });
-      for (const tx of block.transactions) ops.push({ type: 'del', key: txLocationKey(tx.hash) });
-      for (const key of logIndexKeys(n, receipts.receipts)) ops.push({ type: 'del', key });
-      for (const { key } of addressIndexOps(block, receipts)) ops.push({ type: 'del', key });
+      ops.push(...blockRecordDeletes(block, receipts));
     }
     this.stateDb.discardPending();
     ops.push(...this.stateDb.deletions(this.revertedNodes.takeAbove(number)));
@@ -534,33 +507,19 @@ export class ChainStore {
     return removed;
   }
 
-  // ---- the Bitcoin regtest chain (btc-chain/): its blocks by height and its tip, each change one batch ----
+  // ---- the Bitcoin regtest chain (btc-chain/): its records are btc-records.ts's ----
 
-  async btcTip(): Promise<number | undefined> {
-    const tip = await this.kv.get(btcTipKey());
-    return tip === undefined ? undefined : Number(decodeNumber(tip));
+  btcTip(): Promise<number | undefined> {
+    return btcTip(this.kv);
   }
 
   /** The stored Bitcoin blocks at heights from..tip. */
-  async btcBlocks(from: number, tip: number): Promise<Uint8Array[]> {
-    const values = await this.kv.getMany(Array.from({ length: tip - from + 1 }, (_, i) => btcBlockKey(from + i)));
-    return values.map((value, i) => {
-      if (value === undefined) throw new Error(`chain data is damaged: Bitcoin block ${from + i} is missing`);
-      return value;
-    });
+  btcBlocks(from: number, tip: number): Promise<Uint8Array[]> {
+    return btcBlocks(this.kv, from, tip);
   }
 
   /** Writes Bitcoin blocks from height `from` on and moves the tip to the last, atomically. */
-  async appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void> {
-    const ops: KvOp[] = blocks.map((value, i) => ({ type: 'put', key: btcBlockKey(from + i), value }));
-    ops.push({ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(from + blocks.length - 1)) });
-    await this.kv.batch(ops);
+  appendBtcBlocks(from: number, blocks: readonly Uint8Array[]): Promise<void> {
+    return appendBtcBlocks(this.kv, from, blocks);
   }
-}
-
-/** Deletes the Bitcoin blocks above `height` (up to `tip`) and makes it the tip. */
-function btcTruncationOps(height: number, tip: number): KvOp[] {
-  const ops: KvOp[] = [{ type: 'put', key: btcTipKey(), value: encodeNumber(BigInt(height)) }];
-  for (let h = tip; h > height; h--) ops.push({ type: 'del', key: btcBlockKey(h) });
-  return ops;
 }
