@@ -5,13 +5,14 @@
  * load later (the EVM, Express, ws), pino's lines, and LevelDB through --data-dir.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, parseEther } from 'ethers';
 import { wsCall } from '../helpers/ws.js';
+import { CODE_CACHE_DELAY_MS } from '../../src/code-cache.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'bundle-test-key-testnet';
@@ -159,4 +160,72 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect((await p.getTransactionReceipt(hash))?.blockHash).toBe(receipt.blockHash);
     expect(await p.getBalance(RECIPIENT)).toBe(parseEther('2'));
   });
+
+  describe('its V8 code cache (scripts/bin-loader.mjs)', () => {
+    const cacheFiles = async () => (await readdir(dirname(bin))).filter((name) => name.endsWith('.v8-cache'));
+    const removeCaches = async () => {
+      for (const name of await cacheFiles()) await rm(join(dirname(bin), name), { recursive: true, force: true });
+    };
+    /** Starts the bin, checks its first answer, and leaves it running past the cache's save. */
+    const startAndAnswer = async () => {
+      const node = await startBin(['--in-memory']);
+      expect(await provider(node.url).send('eth_blockNumber', [])).toBe('0x0');
+      return node;
+    };
+    const pastTheSave = () => new Promise((resolve) => setTimeout(resolve, 2 * CODE_CACHE_DELAY_MS));
+
+    afterAll(removeCaches);
+
+    it('is written after a start without one, and a start that finds it valid does not write it again', async () => {
+      await removeCaches();
+      const first = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await first.stop();
+      const [name] = await cacheFiles();
+      const path = join(dirname(bin), name!);
+      expect(name).toMatch(new RegExp(`^rsk-devnode-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8-cache$`));
+      const written = await stat(path);
+      expect(written.size).toBeGreaterThan(100_000);
+
+      const second = await startAndAnswer();
+      await pastTheSave();
+      // A rejected cache would have been replaced by now (a new file, a new mtime).
+      expect((await stat(path)).mtimeMs).toBe(written.mtimeMs);
+      await second.stop();
+    });
+
+    it('a damaged cache is not used: the node starts, answers and replaces it', async () => {
+      await removeCaches();
+      const warm = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await warm.stop();
+      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      const valid = await readFile(path);
+      const damaged = Buffer.from(valid);
+      for (let i = 64; i < damaged.length; i += 997) damaged[i] ^= 0xff;
+      await writeFile(path, damaged);
+
+      const node = await startAndAnswer();
+      const { receipt } = await sendFromNodeAccount(provider(node.url), parseEther('1'));
+      expect(receipt.status).toBe(1);
+      await expect.poll(async () => (await readFile(path)).equals(damaged), { timeout: 15_000 }).toBe(false);
+    });
+
+    it('a cache that cannot be read or written (here a folder in its place) leaves the node starting as without one', async () => {
+      await removeCaches();
+      const warm = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await warm.stop();
+      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      await rm(path);
+      await mkdir(path);
+
+      const node = await startAndAnswer();
+      await pastTheSave();
+      expect(await provider(node.url).send('eth_chainId', [])).toBe('0x1f');
+      expect((await stat(path)).isDirectory()).toBe(true);
+      expect((await readdir(dirname(bin))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    });
+  });
 });
+
