@@ -174,7 +174,21 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     };
     const pastTheSave = () => new Promise((resolve) => setTimeout(resolve, 2 * CODE_CACHE_DELAY_MS));
 
-    afterAll(removeCaches);
+    // The build's cache (scripts/build.mjs primes one) is put back for the starts after these tests.
+    let buildsCache: { name: string; bytes: Buffer } | undefined;
+    beforeAll(async () => {
+      const [name] = await cacheFiles();
+      if (name !== undefined) buildsCache = { name, bytes: await readFile(join(dirname(bin), name)) };
+    });
+    afterAll(async () => {
+      await removeCaches();
+      if (buildsCache !== undefined) await writeFile(join(dirname(bin), buildsCache.name), buildsCache.bytes);
+    });
+
+    it('is left by the build (scripts/build.mjs starts the new bin once), for starts stopped right after their first answer', () => {
+      expect(buildsCache?.name).toMatch(/\.v8-cache$/);
+      expect(buildsCache!.bytes.length).toBeGreaterThan(100_000);
+    });
 
     it('is written after a start without one, and a start that finds it valid does not write it again', async () => {
       await removeCaches();
