@@ -5,14 +5,16 @@
 // reads them back instead (docs/performance.md, "Cold start: a V8 code cache"). Node 20 has no
 // compile cache for ES modules (module.enableCompileCache came in 22.1), so the bundle is one
 // CommonJS file compiled here with vm.Script, which takes and makes V8's cached data.
-// The cache is dist/bin/rsk-devnode-<bundle id>-<node version>-<arch>.v8-cache:
+// The cache is dist/bin/rsk-devnode-<bundle id>-<node version>-<arch>-<flags>.v8-cache:
 // - BUNDLE_ID (set by the build: a hash of the bundle) names it, and a cache older than the bundle
 //   file is not used, so a changed bundle never runs another's code; a new build empties dist/bin/;
 // - the file starts with a SHA-1 of the rest: V8 (Node 20, release build) checks a cache's version,
 //   flags and source length but not its bytes, and a damaged cache crashed the process in V8's
 //   deserializer; a cache whose digest does not match is not used;
 // - V8 itself rejects a cache from another V8 version or flags (script.cachedDataRejected): the
-//   start compiles from source as without a cache;
+//   start compiles from source as without a cache. <flags> is a hash of the process's Node and V8
+//   flags (execArgv and NODE_OPTIONS), so a start with other flags (--cpu-prof, --trace-gc, a
+//   heap size) keeps its own cache instead of replacing the one plain starts use;
 // - when there is no usable cache, the CLI asks for one to be written once it has started
 //   (src/code-cache.ts): to a temporary file renamed into place, so a reader never sees half a file;
 //   if dist/bin/ cannot be written (a read-only install) every start compiles from source.
@@ -26,7 +28,11 @@ import { Script } from 'node:vm';
 const BUNDLE_ID = '__BUNDLE_ID__';
 const DIR = dirname(fileURLToPath(import.meta.url));
 const BUNDLE = join(DIR, 'rsk-devnode.cjs');
-const CACHE = join(DIR, `rsk-devnode-${BUNDLE_ID}-${process.version}-${process.arch}.v8-cache`);
+const FLAGS_ID = createHash('sha1')
+  .update(JSON.stringify([process.execArgv, process.env.NODE_OPTIONS ?? '']))
+  .digest('hex')
+  .slice(0, 8);
+const CACHE = join(DIR, `rsk-devnode-${BUNDLE_ID}-${process.version}-${process.arch}-${FLAGS_ID}.v8-cache`);
 /** SHA-1's length: the digest of the cached data that heads the file. */
 const DIGEST_BYTES = 20;
 /** Where src/code-cache.ts finds the save function. */
