@@ -1,8 +1,9 @@
 /**
- * The bin as users run it: dist/bin/rsk-devnode.js, the esbuild bundle of the CLI (scripts/build.mjs),
+ * The bin as users run it: dist/bin/rsk-devnode.js, the loader that runs the esbuild bundle of the CLI
+ * (dist/bin/rsk-devnode.cjs, scripts/build.mjs) through its V8 code cache,
  * built first when dist/ is older than the sources. What the bundle could break is checked here:
- * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the chunks that
- * load later (the EVM, Express, ws), pino's lines, and LevelDB through --data-dir.
+ * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the modules that
+ * load later (the EVM, Express, ws), pino's lines, LevelDB through --data-dir, and the code cache.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
