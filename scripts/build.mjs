@@ -3,7 +3,7 @@
 //    recompiles in about half the time of a full build, and deleting dist/ starts from scratch;
 // 2. scripts/copy-static.mjs copies the dashboard's static files;
 // 3. esbuild bundles dist/cli.js into one CommonJS file, dist/bin/rsk-devnode.cjs, and the bin,
-//    dist/bin/rsk-devnode.js (scripts/bin-loader.mjs), runs it through a V8 code cache: Node starts
+//    dist/bin/rsk-devnode.js (scripts/bin-loader.cjs), runs it through a V8 code cache: Node starts
 //    the bundle in about half the time of dist/'s hundreds of modules, and the cache saves most of
 //    compiling it (dist/*.js stays the library: package.json main/exports and types); the new bin
 //    is started once, so its cache is there before the first real start;
@@ -24,11 +24,16 @@ const STAMP = join(DIST, '.build-stamp');
 const TSBUILDINFO = join(DIST, '.tsbuildinfo');
 const ENTRY = join(DIST, 'cli.js');
 const BIN_DIR = join(DIST, 'bin');
-/** package.json "bin" points here: scripts/bin-loader.mjs, which runs BUNDLE through a code cache. */
+/** package.json "bin" points here: scripts/bin-loader.cjs, which runs BUNDLE through a code cache. */
 export const BIN = join(BIN_DIR, 'rsk-devnode.js');
 /** The CLI bundled into one CommonJS file (a code cache is made per script, so one script). */
 const BUNDLE = join(BIN_DIR, 'rsk-devnode.cjs');
-const LOADER = join(ROOT, 'scripts', 'bin-loader.mjs');
+const LOADER = join(ROOT, 'scripts', 'bin-loader.cjs');
+/**
+ * dist/bin/package.json: makes the bin (a .js file, as the bench and users start it) CommonJS inside
+ * this "type": "module" package. It has no name, so src/package-paths.ts keeps looking above it.
+ */
+const BIN_PACKAGE_JSON = '{ "type": "commonjs" }\n';
 /**
  * How long the priming start may take before the build gives up on it (a loaded 2-core machine
  * starts the bin in well under a second; the save follows src/code-cache.ts's 1 s delay).
@@ -88,7 +93,7 @@ const IMPORT_META_URL = '__rskDevnodeImportMetaUrl';
 const IMPORT_META_BANNER = `var ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;`;
 
 /** Files whose change calls for a new build, besides everything under src/. */
-const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs', 'scripts/bin-loader.mjs', 'scripts/copy-static.mjs'];
+const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'scripts/build.mjs', 'scripts/bin-loader.cjs', 'scripts/copy-static.mjs'];
 
 /**
  * The newest mtime (ms) among the build's inputs. Folders count too: adding, removing or renaming a
@@ -160,6 +165,7 @@ async function bundle() {
   const code = readFileSync(BUNDLE, 'utf8').replace(/^#!.*\n/, '');
   writeFileSync(BUNDLE, code);
   const id = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  writeFileSync(join(BIN_DIR, 'package.json'), BIN_PACKAGE_JSON);
   writeFileSync(BIN, readFileSync(LOADER, 'utf8').replace(BUNDLE_ID_PLACEHOLDER, id), { mode: 0o755 });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Asks the bin's loader (scripts/bin-loader.mjs, dist/bin/rsk-devnode.js) to write its V8 code cache,
+ * Asks the bin's loader (scripts/bin-loader.cjs, dist/bin/rsk-devnode.js) to write its V8 code cache,
  * once the node has started and answered. The loader compiles the bundled CLI with the cache when it
  * has a valid one; when it has none (a new build, another Node version, a rejected cache) it leaves
  * a save function under SAVE_CODE_CACHE. The save waits CODE_CACHE_DELAY_MS, so the cache also

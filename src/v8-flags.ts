@@ -4,7 +4,7 @@
  * flags the process started with. V8 stamps a code cache with a hash of every flag's value and
  * rejects it in a process whose flags hash differently: a cache made after the CLI changed its
  * flags would never be accepted by the next start, which compiles the bundle before it changes any
- * (scripts/bin-loader.mjs, src/code-cache.ts).
+ * (scripts/bin-loader.cjs, src/code-cache.ts).
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -162,7 +162,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect(await p.getBalance(RECIPIENT)).toBe(parseEther('2'));
   });
 
-  describe('its V8 code cache (scripts/bin-loader.mjs)', () => {
+  describe('its V8 code cache (scripts/bin-loader.cjs)', () => {
     const cacheFiles = async () => (await readdir(dirname(bin))).filter((name) => name.endsWith('.v8-cache'));
     const removeCaches = async () => {
       for (const name of await cacheFiles()) await rm(join(dirname(bin), name), { recursive: true, force: true });
