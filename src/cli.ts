@@ -2,6 +2,7 @@
 /** `rsk-devnode [flags]`: starts both networks and serves JSON-RPC over HTTP. */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { limitHeapGrowth } from './heap-growth.js';
+import { saveCodeCacheSoon } from './code-cache.js';
 import { collectWhenIdle } from './idle-gc.js';
 import { limitInlining } from './inlining-budget.js';
 import { capYoungGeneration } from './young-generation.js';
@@ -337,6 +338,7 @@ async function main(): Promise<void> {
     `rsk-devnode listening on ${server.url} (${storage}${options.profile === undefined ? '' : `, profile ${options.profile}`})\n` +
       `JSON-RPC URLs (keep them private; the key is the credential${fresh}):\n${lines.join('\n')}\n`,
   );
+  saveCodeCacheSoon();
 }
 
 main().catch((err: unknown) => {

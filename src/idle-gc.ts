@@ -7,7 +7,7 @@
  * row, once per busy period. Only the CLI sets it up: a library user's process keeps its own GC.
  */
 import { performance } from 'node:perf_hooks';
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from './v8-flags.js';
 import { runInNewContext } from 'node:vm';
 
 /** How often the event loop's utilization is looked at. */
@@ -19,7 +19,7 @@ export const IDLE_CHECKS_BEFORE_GC = 2;
 
 /** A full collection; --expose-gc set now reaches a fresh context, not the main one. */
 export function fullGc(): () => void {
-  setFlagsFromString('--expose-gc');
+  setV8Flag('--expose-gc', '--no-expose-gc');
   return runInNewContext('gc') as () => void;
 }
 

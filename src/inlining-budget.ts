@@ -11,10 +11,11 @@
  * V8 reads the flag at each compile, so setting it at start-up takes effect. Only the CLI sets it:
  * a library user's process keeps its own V8 settings.
  */
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from './v8-flags.js';
 
 /** Bytecode bytes TurboFan may inline into one function, in total; V8's default is 920. */
 export const INLINED_BYTECODE_CUMULATIVE = 460;
+const V8_DEFAULT = 920;
 const FLAG = /^--max[-_]inlined[-_]bytecode[-_]size[-_]cumulative\b/;
 
 /**
@@ -23,6 +24,6 @@ const FLAG = /^--max[-_]inlined[-_]bytecode[-_]size[-_]cumulative\b/;
  */
 export function limitInlining({ execArgv = process.execArgv, nodeOptions = process.env['NODE_OPTIONS'] ?? '' } = {}): boolean {
   if ([...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => FLAG.test(arg))) return false;
-  setFlagsFromString(`--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_CUMULATIVE}`);
+  setV8Flag(`--max-inlined-bytecode-size-cumulative=${INLINED_BYTECODE_CUMULATIVE}`, `--max-inlined-bytecode-size-cumulative=${V8_DEFAULT}`);
   return true;
 }

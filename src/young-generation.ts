@@ -12,7 +12,8 @@
  * Only the CLI sets it: a library user's process keeps its own V8 settings.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { setV8Flag } from './v8-flags.js';
 
 /**
  * The semi-space size (MiB) at which growth stops. 4 rather than 8: 119 MiB of RSS after 2,000 blocks
@@ -45,7 +46,7 @@ export function capYoungGeneration(
   let factor = GROWTH_FACTOR;
   const setFactor = (next: number) => {
     if (next === factor) return;
-    setFlagsFromString(`--semi-space-growth-factor=${next}`);
+    setV8Flag(`--semi-space-growth-factor=${next}`, `--semi-space-growth-factor=${GROWTH_FACTOR}`);
     factor = next;
   };
   const check = () => setFactor(semiSpaceBytes() >= full ? 1 : GROWTH_FACTOR);

@@ -1,17 +1,19 @@
 /**
- * The bin as users run it: dist/bin/rsk-devnode.js, the esbuild bundle of the CLI (scripts/build.mjs),
+ * The bin as users run it: dist/bin/rsk-devnode.js, the loader that runs the esbuild bundle of the CLI
+ * (dist/bin/rsk-devnode.cjs, scripts/build.mjs) through its V8 code cache,
  * built first when dist/ is older than the sources. What the bundle could break is checked here:
- * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the chunks that
- * load later (the EVM, Express, ws), pino's lines, and LevelDB through --data-dir.
+ * the packaged files found from dist/bin/ (genesis, the dashboard's static files), the modules that
+ * load later (the EVM, Express, ws), pino's lines, LevelDB through --data-dir, and the code cache.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider, parseEther } from 'ethers';
 import { wsCall } from '../helpers/ws.js';
+import { CODE_CACHE_DELAY_MS } from '../../src/code-cache.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const KEY = 'bundle-test-key-testnet';
@@ -159,4 +161,85 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     expect((await p.getTransactionReceipt(hash))?.blockHash).toBe(receipt.blockHash);
     expect(await p.getBalance(RECIPIENT)).toBe(parseEther('2'));
   });
+
+  describe('its V8 code cache (scripts/bin-loader.cjs)', () => {
+    const cacheFiles = async () => (await readdir(dirname(bin))).filter((name) => name.endsWith('.v8-cache'));
+    const removeCaches = async () => {
+      for (const name of await cacheFiles()) await rm(join(dirname(bin), name), { recursive: true, force: true });
+    };
+    /** Starts the bin, checks its first answer, and leaves it running past the cache's save. */
+    const startAndAnswer = async () => {
+      const node = await startBin(['--in-memory']);
+      expect(await provider(node.url).send('eth_blockNumber', [])).toBe('0x0');
+      return node;
+    };
+    const pastTheSave = () => new Promise((resolve) => setTimeout(resolve, 2 * CODE_CACHE_DELAY_MS));
+
+    // The build's cache (scripts/build.mjs primes one) and any other is put back for the starts after these tests.
+    let keptCaches: { name: string; bytes: Buffer }[] = [];
+    beforeAll(async () => {
+      keptCaches = await Promise.all((await cacheFiles()).map(async (name) => ({ name, bytes: await readFile(join(dirname(bin), name)) })));
+    });
+    afterAll(async () => {
+      await removeCaches();
+      for (const { name, bytes } of keptCaches) await writeFile(join(dirname(bin), name), bytes);
+    });
+
+    it('is left by the build (scripts/build.mjs starts the new bin once), for starts stopped right after their first answer', () => {
+      expect(keptCaches.length).toBeGreaterThan(0);
+      for (const { bytes } of keptCaches) expect(bytes.length).toBeGreaterThan(100_000);
+    });
+
+    it('is written after a start without one, and a start that finds it valid does not write it again', async () => {
+      await removeCaches();
+      const first = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await first.stop();
+      const [name] = await cacheFiles();
+      const path = join(dirname(bin), name!);
+      expect(name).toMatch(new RegExp(`^rsk-devnode-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.v8-cache$`));
+      const written = await stat(path);
+      expect(written.size).toBeGreaterThan(100_000);
+
+      const second = await startAndAnswer();
+      await pastTheSave();
+      // A rejected cache would have been replaced by now (a new file, a new mtime).
+      expect((await stat(path)).mtimeMs).toBe(written.mtimeMs);
+      await second.stop();
+    });
+
+    it('a damaged cache is not used: the node starts, answers and replaces it', async () => {
+      await removeCaches();
+      const warm = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await warm.stop();
+      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      const valid = await readFile(path);
+      const damaged = Buffer.from(valid);
+      for (let i = 64; i < damaged.length; i += 997) damaged[i] ^= 0xff;
+      await writeFile(path, damaged);
+
+      const node = await startAndAnswer();
+      const { receipt } = await sendFromNodeAccount(provider(node.url), parseEther('1'));
+      expect(receipt.status).toBe(1);
+      await expect.poll(async () => (await readFile(path)).equals(damaged), { timeout: 15_000 }).toBe(false);
+    });
+
+    it('a cache that cannot be read or written (here a folder in its place) leaves the node starting as without one', async () => {
+      await removeCaches();
+      const warm = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await warm.stop();
+      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      await rm(path);
+      await mkdir(path);
+
+      const node = await startAndAnswer();
+      await pastTheSave();
+      expect(await provider(node.url).send('eth_chainId', [])).toBe('0x1f');
+      expect((await stat(path)).isDirectory()).toBe(true);
+      expect((await readdir(dirname(bin))).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    });
+  });
 });
+

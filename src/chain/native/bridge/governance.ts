@@ -29,16 +29,29 @@ function addressOf(uncompressedKey: string): string {
   return bytesToHex(keccak_256(hexToBytes(uncompressedKey).subarray(1)).subarray(12));
 }
 
-/** Each authorizer's one key (generator 'auth-fee-per-kb', the locking cap's and the whitelist's). */
-const FEE_PER_KB_AUTHORIZER = addressOf(
-  '0430c7d0146029db553d60cf11e8d39df1c63979ee2e4cd1e4d4289a5d88cfcbf3a09b06b5cbc88b5bfeb4b87a94cefab81c8d44655e7e813fc3e18f51cfe7e8a0',
-);
-const LOCKING_CAP_AUTHORIZER = addressOf(
-  '04450bbaab83ec48b3cb8fbb077c950ee079733041c039a8c4f1539e5181ca1a27589eeaf0fbf430e49d2909f14c767bf6909ad6845831f683416ee12b832e36ed',
-);
-const WHITELIST_AUTHORIZER = addressOf(
-  '04641fb250d7ca7a1cb4f530588e978013038ec4294d084d248869dd54d98873e45c61d00ceeaeeb9e35eab19fa5fbd8f07cb8a5f0ddba26b4d4b18349c09199ad',
-);
+/**
+ * Each authorizer's one key (generator 'auth-fee-per-kb', the locking cap's and the whitelist's),
+ * as addresses made on first use: hashing them at module load cost ~2 ms of every cold start.
+ */
+const AUTHORIZER_KEYS = {
+  feePerKb:
+    '0430c7d0146029db553d60cf11e8d39df1c63979ee2e4cd1e4d4289a5d88cfcbf3a09b06b5cbc88b5bfeb4b87a94cefab81c8d44655e7e813fc3e18f51cfe7e8a0',
+  lockingCap:
+    '04450bbaab83ec48b3cb8fbb077c950ee079733041c039a8c4f1539e5181ca1a27589eeaf0fbf430e49d2909f14c767bf6909ad6845831f683416ee12b832e36ed',
+  whitelist:
+    '04641fb250d7ca7a1cb4f530588e978013038ec4294d084d248869dd54d98873e45c61d00ceeaeeb9e35eab19fa5fbd8f07cb8a5f0ddba26b4d4b18349c09199ad',
+} as const;
+const authorizers = new Map<keyof typeof AUTHORIZER_KEYS, string>();
+
+/** Whether `caller` is the authorizer of `what`. */
+function isAuthorizer(what: keyof typeof AUTHORIZER_KEYS, caller: Uint8Array): boolean {
+  let address = authorizers.get(what);
+  if (address === undefined) {
+    address = addressOf(AUTHORIZER_KEYS[what]);
+    authorizers.set(what, address);
+  }
+  return bytesToHex(caller) === address;
+}
 
 /** FeePerKbRegTestConstants.maxFeePerKb. */
 const MAX_FEE_PER_KB_SATOSHIS = 5_000_000n;
@@ -124,7 +137,7 @@ const findEntry = (list: Whitelist, hash160: Uint8Array) => list.entries.findInd
 async function addEntry(caller: Uint8Array, storage: BridgeStorage, base58: string, maxValue?: bigint): Promise<BridgeHandlerResult> {
   const address = parseAddress(base58);
   if (address === undefined) return answer(WHITELIST.INVALID_ADDRESS_FORMAT);
-  if (bytesToHex(caller) !== WHITELIST_AUTHORIZER) return answer(WHITELIST.UNAUTHORIZED_CALLER);
+  if (!isAuthorizer('whitelist', caller)) return answer(WHITELIST.UNAUTHORIZED_CALLER);
   const list = await readWhitelist(storage);
   if (findEntry(list, address.hash160) >= 0) return answer(WHITELIST.ALREADY_WHITELISTED);
   list.entries.push({ ...address, maxValue });
@@ -140,7 +153,7 @@ export const GOVERNANCE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   voteFeePerKbChange: async ({ call, args, storage }) => {
     const fee = args[0] as bigint;
     if (!isLong(fee)) return answer(FEE.GENERIC_ERROR);
-    if (bytesToHex(call.caller) !== FEE_PER_KB_AUTHORIZER) return answer(FEE.UNAUTHORIZED_CALLER);
+    if (!isAuthorizer('feePerKb', call.caller)) return answer(FEE.UNAUTHORIZED_CALLER);
     if (fee <= 0n) return answer(FEE.NEGATIVE_FEE_VOTED);
     if (fee > MAX_FEE_PER_KB_SATOSHIS) return answer(FEE.EXCESSIVE_FEE_VOTED);
     await storage.set(KEY.feePerKb, bigIntToUnpaddedBytes(fee));
@@ -153,7 +166,7 @@ export const GOVERNANCE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
     const cap = args[0] as bigint;
     if (!isLong(cap)) return { fail: 'Locking cap out of the range of a long' };
     if (cap <= 0n) return { fail: `Locking Cap must be greater than zero. Value attempted: ${cap}` };
-    if (bytesToHex(call.caller) !== LOCKING_CAP_AUTHORIZER) return answer(false);
+    if (!isAuthorizer('lockingCap', call.caller)) return answer(false);
     const current = await lockingCap(storage);
     if (cap < current || cap > current * LOCKING_CAP_INCREMENTS_MULTIPLIER) return answer(false);
     await storage.set(KEY.lockingCap, bigIntToUnpaddedBytes(cap));
@@ -182,7 +195,7 @@ export const GOVERNANCE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   addUnlimitedLockWhitelistAddress: async ({ call, args, storage }) => addEntry(call.caller, storage, args[0] as string),
   // WhitelistSupportImpl.removeLockWhitelistAddress: the caller first, then the address.
   removeLockWhitelistAddress: async ({ call, args, storage }) => {
-    if (bytesToHex(call.caller) !== WHITELIST_AUTHORIZER) return answer(WHITELIST.UNAUTHORIZED_CALLER);
+    if (!isAuthorizer('whitelist', call.caller)) return answer(WHITELIST.UNAUTHORIZED_CALLER);
     const address = parseAddress(args[0] as string);
     if (address === undefined) return answer(WHITELIST.INVALID_ADDRESS_FORMAT);
     const list = await readWhitelist(storage);
@@ -195,7 +208,7 @@ export const GOVERNANCE_HANDLERS: Readonly<Record<string, BridgeHandler>> = {
   // WhitelistSupportImpl.setLockWhitelistDisableBlockDelay: Java int arithmetic (an overflowing
   // sum is "not after the best height", DISABLE_BLOCK_DELAY_INVALID); a delay outside an int throws.
   setLockWhitelistDisableBlockDelay: async ({ call, args, storage, btc }) => {
-    if (bytesToHex(call.caller) !== WHITELIST_AUTHORIZER) return answer(WHITELIST.UNAUTHORIZED_CALLER);
+    if (!isAuthorizer('whitelist', call.caller)) return answer(WHITELIST.UNAUTHORIZED_CALLER);
     const list = await readWhitelist(storage);
     if (list.disableHeight !== NO_DISABLE_HEIGHT) return answer(WHITELIST.DELAY_ALREADY_SET);
     const delay = args[0] as bigint;
