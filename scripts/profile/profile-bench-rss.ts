@@ -37,6 +37,8 @@ const PROBE = join(import.meta.dirname, 'rss-probe.mjs');
 const ARENA_ALIGN = 64n * 2n ** 20n;
 /** How long the probe gets to write its line after SIGUSR2. */
 const PROBE_WAIT_MS = 500;
+/** How often RSS is shown while the node sits idle before the sample. */
+const IDLE_STEP_MS = 1_000;
 
 const base = NODES.find((n) => n.id === (values['in-memory'] ? 'rsk-mem' : 'rsk'))!;
 const out = join(tmpdir(), `rss-probe-${process.pid}.jsonl`);
@@ -78,6 +80,9 @@ function mappings(pid: number): Record<string, number> {
   return kinds;
 }
 
+/** The mapping kinds in one line, MiB. */
+const brief = (pid: number) => Object.entries(mappings(pid)).filter(([k]) => k !== 'stack').map(([k, v]) => `${k.split(' ').at(-1)} ${mib(v)}`).join(' ');
+
 /** CPU seconds per thread name (utime + stime, USER_HZ 100). */
 function threadCpu(pid: number): Map<string, number> {
   const byName = new Map<string, number>();
@@ -114,9 +119,12 @@ try {
   for (const workload of WORKLOADS) {
     if (workload.id === 'cold-start' || workload.id === 'memory') continue;
     const m = await workload.run(target, sizes, state);
-    console.log(`${workload.id.padEnd(18)} ${(m === undefined ? '-' : m.value.toFixed(1)).padStart(9)}   RSS ${residentMiB(node.pid).toFixed(1)} MiB`);
+    console.log(`${workload.id.padEnd(18)} ${(m === undefined ? '-' : m.value.toFixed(1)).padStart(9)}   RSS ${residentMiB(node.pid).toFixed(1)} MiB   ${brief(node.pid)}`);
   }
-  await new Promise((r) => setTimeout(r, Number(values['idle-ms'])));
+  for (let idle = 0; idle < Number(values['idle-ms']); idle += IDLE_STEP_MS) {
+    await new Promise((r) => setTimeout(r, IDLE_STEP_MS));
+    console.log(`idle ${String(idle + IDLE_STEP_MS).padStart(5)} ms           RSS ${residentMiB(node.pid).toFixed(1)} MiB   ${brief(node.pid)}`);
+  }
   const rss = residentMiB(node.pid);
   const status = readFileSync(`/proc/${node.pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
