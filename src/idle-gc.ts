@@ -58,6 +58,8 @@ export function collectWhenIdle({ checkMs = IDLE_CHECK_MS, collect = collectFull
       busySinceCollection = false;
       quietChecks = 0;
       collect();
+      // The collection itself is not work: counted, a slow one would read as busy and repeat forever.
+      last = performance.eventLoopUtilization();
     }
   }, checkMs).unref();
   return () => clearInterval(timer);

@@ -32,6 +32,21 @@ describe('collectWhenIdle', () => {
     }
   });
 
+  it('does not count its own collection as busy: a slow collection is not repeated while the node stays idle', async () => {
+    let collections = 0;
+    // A collection as long as a busy check (the compacting one took ~100 ms on a loaded machine).
+    const stop = collectWhenIdle({ checkMs: CHECK_MS, collect: () => (collections++, busy(CHECK_MS * 1.5)) });
+    try {
+      busy(CHECK_MS * 1.5);
+      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + 3));
+      expect(collections).toBe(1);
+      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + 3) * 2);
+      expect(collections).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
   it('collects for real without --expose-gc on the command line', async () => {
     const collect = fullGc();
     let target: object | undefined = { payload: new Uint8Array(1024) };
