@@ -49,7 +49,9 @@ export function collectWhenIdle({ checkMs = IDLE_CHECK_MS, collect = collectFull
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
-    const { utilization } = performance.eventLoopUtilization(now, last);
+    // Active time over the check's nominal length, not the window's: a window that a late timer
+    // made short (right after a slow collection) must not read as busy for its few active ms.
+    const utilization = (now.active - last.active) / checkMs;
     last = now;
     if (utilization > BUSY_UTILIZATION) {
       busySinceCollection = true;
