@@ -16,6 +16,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { constants } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { NODES, residentMiB, startNode, type NodeSpec } from '../bench/peers.js';
 import { prepare } from '../bench/setup.js';
@@ -99,7 +100,7 @@ interface Probe {
   usage: NodeJS.MemoryUsage;
   heap: { total_physical_size: number; malloced_memory: number; external_memory: number };
   spaces: Array<{ name: string; size: number; used: number; physical: number }>;
-  gcs: { count: Record<string, number>; ms: number };
+  gcs: { count: Record<string, number>; ms: number; longestMajorMs?: number };
 }
 
 async function probe(pid: number): Promise<Probe> {
@@ -137,7 +138,8 @@ try {
   console.log(`  external ${mibBytes(p.usage.external)} (array buffers ${mibBytes(p.usage.arrayBuffers)})`);
   const anon = kb('RssAnon') * 1024;
   console.log(`  native rest (anonymous − V8 heap − external): ${mibBytes(anon - p.heap.total_physical_size - p.usage.external)} MiB`);
-  console.log(`  GCs: ${Object.entries(p.gcs.count).map(([k, v]) => `kind ${k} ×${v}`).join(', ')}, ${p.gcs.ms.toFixed(0)} ms of pauses`);
+  const kinds: Record<string, string> = { [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor', [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major', [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental', [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks' };
+  console.log(`  GCs: ${Object.entries(p.gcs.count).map(([k, v]) => `${kinds[k] ?? k} ×${v}`).join(', ')}, ${p.gcs.ms.toFixed(0)} ms of pauses (longest full collection ${(p.gcs.longestMajorMs ?? 0).toFixed(0)} ms)`);
   const cpu = [...threadCpu(node.pid)].sort((a, b) => b[1] - a[1]);
   console.log(`  CPU s: total ${cpu.reduce((s, [, v]) => s + v, 0).toFixed(2)}; ${cpu.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
 } finally {

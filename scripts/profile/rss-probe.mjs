@@ -4,16 +4,18 @@
  * On SIGUSR2 it writes one JSON line to the file named by RSS_PROBE_OUT. Never loaded by the CLI.
  */
 import { appendFileSync } from 'node:fs';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 
 const out = process.env.RSS_PROBE_OUT;
-/** GC counts and pause time by kind (perf_hooks' gc entry kinds: 1 minor, 2 major, 4 incremental, 8 weak callbacks). */
-const gcs = { count: {}, ms: 0 };
+/** GC counts and pause time by kind (perf_hooks' constants.NODE_PERFORMANCE_GC_*), and the longest full collection. */
+const gcs = { count: {}, ms: 0, longestMajorMs: 0 };
+const MAJOR = constants.NODE_PERFORMANCE_GC_MAJOR;
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
     gcs.count[e.detail.kind] = (gcs.count[e.detail.kind] ?? 0) + 1;
     gcs.ms += e.duration;
+    if (e.detail.kind === MAJOR) gcs.longestMajorMs = Math.max(gcs.longestMajorMs, e.duration);
   }
 }).observe({ entryTypes: ['gc'] });
 
