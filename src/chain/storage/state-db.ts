@@ -12,9 +12,11 @@ import { type Kv, stateNodeKeyOfHex } from './keys.js';
 /**
  * Bytes of trie nodes kept in memory after a disk read or a commit; the head's hot paths touch
  * the same few thousand. Bounded by bytes, not entries: every block adds new nodes, and a count
- * bound let 5,000 snapshot/transaction/revert cycles grow the heap by 30 MB (issue 12).
+ * bound let 5,000 snapshot/transaction/revert cycles grow the heap by 30 MB (issue 12). 8 MiB, not
+ * 16: after the bench's write workloads a 16 MiB cache was full, mostly of superseded nodes of past
+ * blocks, and held about 7 MiB more heap and array buffers than 8 (issue 25).
  */
-export const NODE_CACHE_BYTES = 16 * 1024 * 1024;
+export const NODE_CACHE_BYTES = 8 * 1024 * 1024;
 /**
  * The same for an in-memory chain (`--in-memory`), whose store already holds every node in
  * memory: the cache only saves a store lookup there, so it stays small instead of doubling nodes.

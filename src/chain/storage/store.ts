@@ -57,9 +57,13 @@ export const RECENT_LOGS = 5_000;
  * write buffer (twice while one is flushed) and table files kept open with their index blocks. Not
  * what grew in the soak (scripts/soak --probe): after 30,000 transactions and full GCs, RSS was
  * 190 MB with 71 MB of V8 heap and 26 MB external, native memory about 35 MB above an idle node's;
- * before heap-growth.ts, garbage V8 had not collected yet made most of the RSS.
+ * before heap-growth.ts, garbage V8 had not collected yet made most of the RSS. The block cache is
+ * 2 MiB, not classic-level's 8: LevelDB fills it from its worker threads' malloc arenas, which keep
+ * the pages, and our own caches sit in front of it (the node cache, recent blocks and receipts, the
+ * log postings; the OS page cache holds the files). At the bench's memory sample 8 MiB held about
+ * 6.6 MiB more of those arenas, with no change in the node's CPU for the bench's rows (issue 25).
  */
-const LEVELDB_OPTIONS = { cacheSize: 8 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
+const LEVELDB_OPTIONS = { cacheSize: 2 * 1024 * 1024, writeBufferSize: 4 * 1024 * 1024, maxOpenFiles: 1000 } as const;
 
 /**
  * Meta record marking the address index complete: absent in a data directory made before the
