@@ -5,15 +5,12 @@
  * the right at level i), answers the block's confirmations; rskj's codes for an unknown block and a
  * bad branch; a branch MerkleBranch refuses fails the call.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
 
 let t: TestNode;
@@ -23,7 +20,7 @@ let bridge: Contract;
 beforeAll(async () => {
   t = await startTestNode();
   provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
+  bridge = bridgeContract(provider);
 });
 afterAll(async () => {
   provider?.destroy();
