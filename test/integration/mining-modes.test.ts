@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createTestClient,
-  defineChain,
   encodeFunctionData,
   getContractAddress,
   http,
@@ -15,12 +14,12 @@ import {
   pad,
   type Abi,
   type Address,
-  type Chain,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -33,16 +32,6 @@ const cow1 = privateKeyToAccount(COW1.privateKey);
 
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
 const no0x = (address: string) => address.slice(2).toLowerCase();
-
-function chainFor(url: string): Chain {
-  return defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  });
-}
-
 
 async function failure(url: string, method: string, params: unknown[] = []) {
   const { status, body } = await rpc(url, method, params);
@@ -394,7 +383,7 @@ describe('manual mining (mining: false)', () => {
     });
 
     // viem's test client reads the same objects.
-    const testClient = createTestClient({ mode: 'anvil', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'anvil', transport: http(url), chain: devnodeChain(url) });
     expect(await testClient.getTxpoolContent()).toEqual(content);
     expect(await testClient.inspectTxpool()).toEqual(inspect);
 
@@ -459,7 +448,7 @@ describe('evm_stopMining / evm_startMining / evm_setAutomine', () => {
   });
 
   it('evm_setAutomine(false / true), through viem\'s test client too', async () => {
-    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: devnodeChain(url) });
     const start = await headNumber(url);
     const nonce = Number(await call(url, 'eth_getTransactionCount', [COW1.address, 'latest']));
 
@@ -525,7 +514,7 @@ describe('interval mining', () => {
     expect(await call(url, 'evm_setIntervalMining', [200])).toBe(true);
     await eventually('three blocks at 200 ms', async () => ((await headNumber(url)) >= stopped + 3n ? true : undefined), 10_000);
     expect((await call(url, 'eth_getTransactionReceipt', [held])).status).toBe('0x1');
-    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: devnodeChain(url) });
     await testClient.setIntervalMining({ interval: 0 });
     await call(url, 'evm_mine');
     const stoppedAgain = await headNumber(url);

@@ -12,7 +12,6 @@ import {
   createTestClient,
   createWalletClient,
   decodeFunctionResult,
-  defineChain,
   encodeFunctionData,
   http,
   keccak256,
@@ -20,13 +19,13 @@ import {
   pad,
   type Abi,
   type Address,
-  type Chain,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -36,19 +35,10 @@ const ETHER = 10n ** 18n;
 const storeAbi = contracts.MappingStore.abi as Abi;
 const tokenAbi = contracts.Token.abi as Abi;
 
-function chainFor(url: string): Chain {
-  return defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  });
-}
-
 /** Everything one node needs: its URL, viem's test clients in both modes, a public client, ethers. */
 function clientsFor(t: TestNode) {
   const url = t.testnetUrl;
-  const chain = chainFor(url);
+  const chain = devnodeChain(url);
   const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
   return {
     url,
