@@ -51,7 +51,22 @@ function clientsFor(t: TestNode) {
   };
 }
 
-/** One call over HTTP; throws on a JSON-RPC error. */
+type Clients = ReturnType<typeof clientsFor>;
+
+/** Starts a node before the enclosing describe block's tests, hands `use` its clients, and closes both after them. */
+function nodeForBlock(use: (c: Clients) => void): void {
+  let t: TestNode | undefined;
+  let c: Clients | undefined;
+  beforeAll(async () => {
+    t = await startTestNode();
+    c = clientsFor(t);
+    use(c);
+  });
+  afterAll(async () => {
+    c?.provider.destroy();
+    await t?.close();
+  });
+}
 
 /** One call over HTTP that must fail; returns the HTTP status and the error. */
 async function failure(url: string, method: string, params: unknown[] = []) {
@@ -95,17 +110,8 @@ function collector(): (() => void) | undefined {
 // ---- snapshots -----------------------------------------------------------------------------------
 
 describe('evm_snapshot / evm_revert / evm_reset', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
   // Every test starts from genesis with no snapshots.
   beforeEach(async () => {
     expect(await call(c.url, 'evm_reset')).toBeNull();
@@ -389,17 +395,8 @@ describe('evm_snapshot / evm_revert / evm_reset', () => {
 // ---- the clock and mining many blocks ------------------------------------------------------------
 
 describe('time and mining', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
 
   it('evm_increaseTime (decimal and hex) returns the accumulated offset as hex; the next block consumes it', async () => {
     expect(await call(c.url, 'evm_mine')).toBeNull();
@@ -499,17 +496,8 @@ describe('time and mining', () => {
 // ---- state helpers and impersonation -------------------------------------------------------------
 
 describe('anvil_ / hardhat_ state helpers and impersonation', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
 
   for (const mode of ['anvil', 'hardhat'] as const) {
     it(`${mode}_setBalance / setNonce / setCode / setStorageAt show at latest at once and persist into the next block`, async () => {
