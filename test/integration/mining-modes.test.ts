@@ -18,7 +18,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.js';
 import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
@@ -78,17 +78,6 @@ async function fundedAccount(url: string, value = 10n * ETHER): Promise<PrivateK
 
 async function headNumber(url: string): Promise<bigint> {
   return BigInt(await call(url, 'eth_blockNumber'));
-}
-
-/** Polls until `check` returns a value other than undefined, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -488,10 +477,10 @@ describe('interval mining', () => {
   afterAll(() => t?.close());
 
   it('blockTime: 1 mines blocks on its own and includes pooled transactions', async () => {
-    await eventually('two interval blocks', async () => ((await headNumber(url)) >= 2n ? true : undefined));
+    await waitFor('two interval blocks', async () => ((await headNumber(url)) >= 2n ? true : undefined));
     const nonce = Number(await call(url, 'eth_getTransactionCount', [COW.address, 'pending']));
     const hash = await send(url, cow, { nonce, to: COW1.address, value: 7n });
-    const receipt = await eventually('the receipt', async () => (await call(url, 'eth_getTransactionReceipt', [hash])) ?? undefined);
+    const receipt = await waitFor('the receipt', async () => (await call(url, 'eth_getTransactionReceipt', [hash])) ?? undefined);
     expect(receipt.status).toBe('0x1');
     const block = await call(url, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
     expect(block.transactions[0]).toBe(hash);
@@ -512,7 +501,7 @@ describe('interval mining', () => {
 
     // Milliseconds (Hardhat): 200 ms gives several blocks well within the deadline.
     expect(await call(url, 'evm_setIntervalMining', [200])).toBe(true);
-    await eventually('three blocks at 200 ms', async () => ((await headNumber(url)) >= stopped + 3n ? true : undefined), 10_000);
+    await waitFor('three blocks at 200 ms', async () => ((await headNumber(url)) >= stopped + 3n ? true : undefined), 10_000);
     expect((await call(url, 'eth_getTransactionReceipt', [held])).status).toBe('0x1');
     const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: devnodeChain(url) });
     await testClient.setIntervalMining({ interval: 0 });
@@ -523,7 +512,7 @@ describe('interval mining', () => {
 
     // Seconds (anvil).
     expect(await call(url, 'anvil_setIntervalMining', [1])).toBeNull();
-    await eventually('two blocks at 1 s', async () => ((await headNumber(url)) >= stoppedAgain + 2n ? true : undefined));
+    await waitFor('two blocks at 1 s', async () => ((await headNumber(url)) >= stoppedAgain + 2n ? true : undefined));
     await call(url, 'anvil_setIntervalMining', [0]);
     await call(url, 'evm_mine');
     const last = await headNumber(url);
