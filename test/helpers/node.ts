@@ -79,10 +79,15 @@ export async function call(url: string, method: string, params: unknown[] = []):
 }
 
 /** A call that must fail: its JSON-RPC error. */
-export async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string; data?: unknown }> {
-  const { body } = await rpc(url, method, params);
+export async function rpcError(url: string, method: string, params: unknown[] = []): Promise<{ code: number; message: string; data?: unknown }> {
+  return (await rpcFailure(url, method, params)).error;
+}
+
+/** A call that must fail: the HTTP status and the JSON-RPC error. */
+export async function rpcFailure(url: string, method: string, params: unknown[] = []): Promise<{ status: number; error: { code: number; message: string; data?: unknown } }> {
+  const { status, body } = await rpc(url, method, params);
   if (body.error === undefined) throw new Error(`${method} ${JSON.stringify(params)} should fail, answered ${JSON.stringify(body.result)}`);
-  return body.error;
+  return { status, error: body.error };
 }
 
 /** Polls `check` until it returns a value other than undefined/false (no assertion on how long it took). */

@@ -18,7 +18,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, waitFor, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, rpcFailure, startTestNode, waitFor, type TestNode } from '../helpers/node.js';
 import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
@@ -32,12 +32,6 @@ const cow1 = privateKeyToAccount(COW1.privateKey);
 
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
 const no0x = (address: string) => address.slice(2).toLowerCase();
-
-async function failure(url: string, method: string, params: unknown[] = []) {
-  const { status, body } = await rpc(url, method, params);
-  expect(body.error, `${method} should fail, got ${JSON.stringify(body.result)}`).toBeDefined();
-  return { status, error: body.error! };
-}
 
 interface TxFields {
   nonce: number;
@@ -231,13 +225,13 @@ describe('manual mining (mining: false)', () => {
     expect(await call(url, 'eth_sendRawTransaction', [original.raw])).toBe(original.hash);
 
     // Same hash again.
-    const duplicate = await failure(url, 'eth_sendRawTransaction', [original.raw]);
+    const duplicate = await rpcFailure(url, 'eth_sendRawTransaction', [original.raw]);
     expect(duplicate.error.code).toBe(-32010);
     expect(duplicate.error.message).toBe('pending transaction with same hash already exists');
 
     // 39% more: refused.
     const low = await sign(sender, { nonce: 0, gasPrice: (base * 139n) / 100n, to: COW1.address, value: 1n });
-    const refused = await failure(url, 'eth_sendRawTransaction', [low.raw]);
+    const refused = await rpcFailure(url, 'eth_sendRawTransaction', [low.raw]);
     expect(refused.error.code).toBe(-32010);
     expect(refused.error.message).toBe('gas price not enough to bump transaction');
     expect(refused.status).toBe(200);
@@ -255,7 +249,7 @@ describe('manual mining (mining: false)', () => {
     expect((await call(url, 'eth_pendingTransactions')).map((tx: any) => tx.hash)).not.toContain(original.hash);
 
     // The replaced one cannot come back: it is now the cheaper one.
-    const back = await failure(url, 'eth_sendRawTransaction', [original.raw]);
+    const back = await rpcFailure(url, 'eth_sendRawTransaction', [original.raw]);
     expect(back.error.code).toBe(-32010);
     expect(back.error.message).toBe('gas price not enough to bump transaction');
 

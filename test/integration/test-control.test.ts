@@ -24,7 +24,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpcFailure, startTestNode, type TestNode } from '../helpers/node.js';
 import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
@@ -66,13 +66,6 @@ function nodeForBlock(use: (c: Clients) => void): void {
     c?.provider.destroy();
     await t?.close();
   });
-}
-
-/** One call over HTTP that must fail; returns the HTTP status and the error. */
-async function failure(url: string, method: string, params: unknown[] = []) {
-  const { status, body } = await rpc(url, method, params);
-  expect(body.error, `${method} ${JSON.stringify(params)} should fail, got ${JSON.stringify(body.result)}`).toBeDefined();
-  return { status, error: body.error! };
 }
 
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
@@ -382,7 +375,7 @@ describe('evm_snapshot / evm_revert / evm_reset', () => {
   it('evm_revert with an id that is not a 0x-hex string answers -32602 (HTTP 400)', async () => {
     expect(await call(c.url, 'evm_snapshot')).toBe('0x1');
     for (const bad of ['1', 1, 'abc', '0x', '0xzz', true, {}]) {
-      const { status, error } = await failure(c.url, 'evm_revert', [bad]);
+      const { status, error } = await rpcFailure(c.url, 'evm_revert', [bad]);
       expect(error.code, JSON.stringify(bad)).toBe(-32602);
       expect(error.message, JSON.stringify(bad)).toContain('invalid snapshot id');
       expect(status, JSON.stringify(bad)).toBe(400);
@@ -418,7 +411,7 @@ describe('time and mining', () => {
     await call(c.url, 'evm_mine');
     expect(BigInt((await block(c.url, 'latest')).timestamp)).toBe(BigInt(moved.timestamp) + 1n);
 
-    const bad = await failure(c.url, 'evm_increaseTime', ['ten']);
+    const bad = await rpcFailure(c.url, 'evm_increaseTime', ['ten']);
     expect(bad.error.code).toBe(-32602);
   });
 
@@ -447,7 +440,7 @@ describe('time and mining', () => {
     expect(BigInt((await block(c.url, 'latest')).timestamp)).toBe(at + 7n);
 
     for (const past of [hexOf(at + 7n), hexOf(at - 10n), '0x1']) {
-      const { status, error } = await failure(c.url, 'evm_setNextBlockTimestamp', [past]);
+      const { status, error } = await rpcFailure(c.url, 'evm_setNextBlockTimestamp', [past]);
       expect(error.code, past).toBe(-32602);
       expect(status, past).toBe(400);
     }
@@ -574,7 +567,7 @@ describe('anvil_ / hardhat_ state helpers and impersonation', () => {
       const before = await balance(c.url, COW1.address);
 
       // Not a node key: refused as rskj refuses it.
-      const refused = await failure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
+      const refused = await rpcFailure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
       expect(refused.error.code).toBe(-32602);
       expect(refused.error.message).toBe(`Could not find account for address: ${whale}`);
 
@@ -604,7 +597,7 @@ describe('anvil_ / hardhat_ state helpers and impersonation', () => {
       expect(await balance(c.url, COW1.address)).toBe(before + ETHER + 5n);
 
       await client.stopImpersonatingAccount({ address: whale });
-      const after = await failure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
+      const after = await rpcFailure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
       expect(after.error.code).toBe(-32602);
       expect(after.error.message).toBe(`Could not find account for address: ${whale}`);
       expect(await nonceOf(c.url, whale)).toBe(2n);
