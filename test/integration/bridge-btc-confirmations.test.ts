@@ -5,9 +5,10 @@
  * the right at level i), answers the block's confirmations; rskj's codes for an unknown block and a
  * bad branch; a branch MerkleBranch refuses fails the call.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
-import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
 
@@ -17,14 +18,9 @@ let t: TestNode;
 let provider: JsonRpcProvider;
 let bridge: Contract;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+ethersNodeForTests((node) => {
+  ({ t, provider } = node);
   bridge = bridgeContract(provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
 });
 
 const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);

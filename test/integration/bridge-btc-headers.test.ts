@@ -3,9 +3,10 @@
  * BTC-chain getters, through ethers with the published Bridge ABI, answer the heights, hashes and
  * headers btc_ answers, per network, and follow evm_revert and evm_reset.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
-import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 
 /** btc-chain/constants.ts PREMINED_BLOCKS: a new chain's Bitcoin tip height. */
@@ -15,14 +16,9 @@ let t: TestNode;
 let provider: JsonRpcProvider;
 let bridge: Contract;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
+ethersNodeForTests((node) => {
+  ({ t, provider } = node);
   bridge = bridgeContract(provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
 });
 
 const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
