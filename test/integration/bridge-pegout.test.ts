@@ -6,13 +6,13 @@
  * federation, written into the Bridge's storage through test/helpers/bridge-storage.ts (until the
  * peg-in registers them).
  */
-import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, decodeRlp, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { Address as BtcAddress, OutScript, RawTx, Script, Transaction, p2pkh } from '@scure/btc-signer';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import type { NodeOptions } from '../../src/index.js';
 import { bridgeStorageOverRpc } from '../helpers/bridge-storage.js';
 import { readFederationUtxos, writeFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
@@ -22,9 +22,6 @@ import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js'
 import { segwitPegoutTxSize } from '../../src/chain/native/bridge/getters.js';
 import { RIT_BRIDGE_TOPICS } from '../fixtures/rit-bridge-topics.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge.abi as never;
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 /** rootstock-integration-tests config/node-keys/genesis-federation/fed2.key, fed3.key. */
 const FED2 = '0x505334c7745df2fc61486dffb900784505776a898377172ffa77384892749179';
@@ -55,7 +52,7 @@ async function start(auto = false, options: NodeOptions = {}): Promise<void> {
   user = new Wallet(COW.privateKey, provider);
   fed2 = new Wallet(FED2, provider);
   fed3 = new Wallet(FED3, provider);
-  bridge = new Contract(BRIDGE, bridgeAbi, provider);
+  bridge = bridgeContract(provider);
 }
 beforeEach(() => start());
 afterEach(async () => {
