@@ -100,3 +100,13 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Runs `fn`, expecting it to reject, and returns the error (a client library's error object, to inspect). */
+export async function rejection(fn: () => Promise<unknown>): Promise<any> {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}

@@ -24,7 +24,7 @@ import {
   type ContractTransactionResponse,
 } from 'ethers';
 import { contracts, type ContractName } from '../fixtures/contracts.js';
-import { COW, COW1, type TestNode } from '../helpers/node.js';
+import { COW, COW1, rejection, type TestNode } from '../helpers/node.js';
 import { ethersNodeForTests } from '../helpers/ethers.js';
 
 const REMASC = '0x0000000000000000000000000000000001000008';
@@ -55,16 +55,6 @@ async function send(pending: Promise<ContractTransactionResponse>): Promise<Cont
   const receipt = (await (await pending).wait())!;
   expect(receipt.status).toBe(1);
   return receipt;
-}
-
-/** Runs `fn`, expecting it to reject, and returns the error. */
-async function rejection(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 const coder = AbiCoder.defaultAbiCoder();
