@@ -13,8 +13,8 @@ import { OVERRIDE_META, overrideRecord } from './head.js';
 import type { ChainParts } from './parts.js';
 import { ChainError } from './base/errors.js';
 import { MAX_NONCE } from './pool/send-fields.js';
-import { Snapshots } from './snapshots.js';
 import { BtcChain, type BtcSnapshot } from './btc-chain/btc-chain.js';
+import type { ClockSettings } from './mining/clock.js';
 import { rskTxOptions } from './evm/rsk-common.js';
 import { txRecordFromLegacyTx } from './records/transaction.js';
 import type { PoolTx, SavedPoolTx } from './pool/mempool.js';
@@ -22,6 +22,47 @@ import type { AnvilAccount } from './dump/anvil.js';
 
 /** Bytes of the instance id (hardhat_/anvil_metadata's instanceId, a 32-byte hash). */
 const INSTANCE_ID_BYTES = 32;
+
+/** What a revert restores. */
+interface ChainSnapshot {
+  headNumber: bigint;
+  /** The latest state root, which differs from the head header's after a state override. */
+  stateRoot: Uint8Array;
+  clock: ClockSettings;
+  pool: SavedPoolTx[];
+  /** The Bitcoin chain's tip and pool. */
+  btc: BtcSnapshot;
+}
+
+/**
+ * evm_snapshot bookkeeping with rskj's semantics (reference 10.2; rskj's SnapshotManager keeps
+ * its list beside the revert, as TestControl does): ids count from 1; reverting to an id keeps
+ * that snapshot usable and drops every later one.
+ */
+class Snapshots {
+  private list: ChainSnapshot[] = [];
+
+  take(snapshot: ChainSnapshot): bigint {
+    this.list.push(snapshot);
+    return BigInt(this.list.length);
+  }
+
+  /** The snapshot with this id, dropping every later one; undefined for an unknown id. */
+  revertTo(id: bigint): ChainSnapshot | undefined {
+    if (id < 1n || id > BigInt(this.list.length)) return undefined;
+    this.list.length = Number(id);
+    return this.list[Number(id) - 1];
+  }
+
+  /** Every live snapshot with its id, oldest first. */
+  entries(): Array<{ id: bigint; snapshot: ChainSnapshot }> {
+    return this.list.map((snapshot, i) => ({ id: BigInt(i + 1), snapshot }));
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+}
 
 export class TestControl {
   private readonly snapshots = new Snapshots();

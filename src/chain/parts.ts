@@ -12,7 +12,7 @@ import { Mempool } from './pool/mempool.js';
 import { MinerClock } from './mining/clock.js';
 import type { BlockReceipts, ReceiptRecord } from './records/receipt.js';
 import type { BtcChain } from './btc-chain/btc-chain.js';
-import { SerialLock } from './lock.js';
+import { SerialLock } from '../util/lock.js';
 import type { ChainStore } from './storage/store.js';
 import type { TxRecord } from './records/transaction.js';
 import { type ConsoleCalls, type ConsoleLogEntry, consoleLines } from './console/observer.js';

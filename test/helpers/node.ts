@@ -79,10 +79,15 @@ export async function call(url: string, method: string, params: unknown[] = []):
 }
 
 /** A call that must fail: its JSON-RPC error. */
-export async function rpcError(url: string, method: string, params: unknown[]): Promise<{ code: number; message: string; data?: unknown }> {
-  const { body } = await rpc(url, method, params);
+export async function rpcError(url: string, method: string, params: unknown[] = []): Promise<{ code: number; message: string; data?: unknown }> {
+  return (await rpcFailure(url, method, params)).error;
+}
+
+/** A call that must fail: the HTTP status and the JSON-RPC error. */
+export async function rpcFailure(url: string, method: string, params: unknown[] = []): Promise<{ status: number; error: { code: number; message: string; data?: unknown } }> {
+  const { status, body } = await rpc(url, method, params);
   if (body.error === undefined) throw new Error(`${method} ${JSON.stringify(params)} should fail, answered ${JSON.stringify(body.result)}`);
-  return body.error;
+  return { status, error: body.error };
 }
 
 /** Polls `check` until it returns a value other than undefined/false (no assertion on how long it took). */
@@ -94,4 +99,14 @@ export async function waitFor<T>(what: string, check: () => T | undefined | fals
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Runs `fn`, expecting it to reject, and returns the error (a client library's error object, to inspect). */
+export async function rejection(fn: () => Promise<unknown>): Promise<any> {
+  try {
+    await fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
 import { launchChromium } from '../helpers/browser.js';
+import { signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { startTestNode, type TestNode } from '../helpers/node.js';
 
@@ -52,21 +53,7 @@ describe('key options in the dashboard', () => {
   let v2Url: string;
 
   it('shows the key with its /v2 URL, which copies and answers', async () => {
-    await page.goto(`${t.baseUrl}/dashboard/signup`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL('**/dashboard/login?created=1');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/dashboard/keys');
-    const form = page.locator('#new-key-form');
-    await form.getByLabel('Name').fill('shop');
-    await form.getByLabel('Network').selectOption('testnet');
-    await form.getByRole('button', { name: 'Create key' }).click();
-    await page.getByRole('link', { name: 'shop' }).click();
-    await expect.poll(() => page.locator('#key-name').textContent()).toBe('shop');
+    await signUpAndOpenNewKey(page, t.baseUrl, { email: EMAIL, password: PASSWORD }, 'shop');
     const url = await page.locator('#key-url').inputValue();
     v2Url = await page.locator('#key-v2-url').inputValue();
     expect(v2Url).toBe(url.replace(t.baseUrl, `${t.baseUrl}/v2`));

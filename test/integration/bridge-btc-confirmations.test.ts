@@ -5,29 +5,22 @@
  * the right at level i), answers the block's confirmations; rskj's codes for an unknown block and a
  * bad branch; a branch MerkleBranch refuses fails the call.
  */
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
-import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
 
 let t: TestNode;
 let provider: JsonRpcProvider;
 let bridge: Contract;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+ethersNodeForTests((node) => {
+  ({ t, provider } = node);
+  bridge = bridgeContract(provider);
 });
 
 const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);

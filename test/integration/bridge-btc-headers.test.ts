@@ -3,14 +3,12 @@
  * BTC-chain getters, through ethers with the published Bridge ABI, answer the heights, hashes and
  * headers btc_ answers, per network, and follow evm_revert and evm_reset.
  */
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
-import { call, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 /** btc-chain/constants.ts PREMINED_BLOCKS: a new chain's Bitcoin tip height. */
 const PREMINED = 101;
 
@@ -18,14 +16,9 @@ let t: TestNode;
 let provider: JsonRpcProvider;
 let bridge: Contract;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+ethersNodeForTests((node) => {
+  ({ t, provider } = node);
+  bridge = bridgeContract(provider);
 });
 
 const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
@@ -81,7 +74,7 @@ describe("the Bridge's BTC header chain follows the local Bitcoin chain", () => 
   it('each network has its own Bitcoin chain, and the Bridge of each follows its own', async () => {
     const testnet = Number(await bridge.getBtcBlockchainBestChainHeight!());
     await call(t.mainnetUrl, 'btc_mine', [2]);
-    const mainnetBridge = new Contract(BRIDGE, bridgeAbi.abi as never, new JsonRpcProvider(t.mainnetUrl, undefined, { staticNetwork: true }));
+    const mainnetBridge = bridgeContract(new JsonRpcProvider(t.mainnetUrl, undefined, { staticNetwork: true }));
     expect(await mainnetBridge.getBtcBlockchainBestChainHeight!()).toBe(BigInt(PREMINED + 2));
     expect(await bridge.getBtcBlockchainBestChainHeight!()).toBe(BigInt(testnet));
     (mainnetBridge.runner as JsonRpcProvider).destroy();

@@ -6,13 +6,13 @@
  * federation, written into the Bridge's storage through test/helpers/bridge-storage.ts (until the
  * peg-in registers them).
  */
-import { createRequire } from 'node:module';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, decodeRlp, parseEther, type Log, type TransactionReceipt } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { Address as BtcAddress, OutScript, RawTx, Script, Transaction, p2pkh } from '@scure/btc-signer';
 import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import type { NodeOptions } from '../../src/index.js';
 import { bridgeStorageOverRpc } from '../helpers/bridge-storage.js';
 import { readFederationUtxos, writeFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
@@ -20,10 +20,8 @@ import { readWaitingForSignatures } from '../../src/chain/native/bridge/pegout-s
 import { releaseSighashes } from '../../src/chain/native/bridge/release-tx.js';
 import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js';
 import { segwitPegoutTxSize } from '../../src/chain/native/bridge/getters.js';
+import { RIT_BRIDGE_TOPICS } from '../fixtures/rit-bridge-topics.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge.abi as never;
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 /** rootstock-integration-tests config/node-keys/genesis-federation/fed2.key, fed3.key. */
 const FED2 = '0x505334c7745df2fc61486dffb900784505776a898377172ffa77384892749179';
@@ -32,18 +30,8 @@ const WEI_PER_SAT = 10n ** 10n;
 const FEE_PER_KB = 100_000n;
 const abi = AbiCoder.defaultAbiCoder();
 
-/** topic0 of each Bridge event: the hashes in rootstock-integration-tests' pegout-constants.js. */
-const TOPIC = {
-  release_request_received: '0x1a4457a4460d48b40c5280955faf8e4685fa73f0866f7d8f573bdd8e64aca5b1',
-  release_request_rejected: '0xb607c3e1fbe6b38cd145b15b837f7b722b199caa60e3057b36c141adee3b75e7',
-  release_requested: '0x7a7c29481528ac8c2b2e93aee658fddd4dc15304fa723a5c2b88514557bcc790',
-  pegout_transaction_created: '0x9ee5d520fd5e6eaea3fd2e3ae4e35e9a9c0fb05c9d8f84b507f287da84b5117c',
-  batch_pegout_created: '0x483d0191cc4e784b04a41f6c4801a0766b43b1fdd0b9e3e6bfdca74e5b05c2eb',
-  pegout_confirmed: '0xc287f602476eeef8a547a3b82e79045c827c51362ff153f728b6d839bad099ef',
-  add_signature: '0x83b6efe3a7d95459577ec9396f5d6f1e486ca2378130e2ba4d98a4da108ca743',
-  release_btc: '0x655929b56d5c5a24f81ee80267d5151b9d680e7e703387999922e9070bc98a02',
-  update_collections: '0x1069152f4f916cbf155ee32a695d92258481944edb5b6fd649718fc1b43e515e',
-} as const;
+/** topic0 of each Bridge event: the hashes rootstock-integration-tests expects. */
+const TOPIC = RIT_BRIDGE_TOPICS;
 const EVENT_BY_TOPIC = new Map(Object.entries(TOPIC).map(([name, topic]) => [topic, name]));
 
 const word = (address: string) => `0x${address.slice(2).toLowerCase().padStart(64, '0')}`;
@@ -64,7 +52,7 @@ async function start(auto = false, options: NodeOptions = {}): Promise<void> {
   user = new Wallet(COW.privateKey, provider);
   fed2 = new Wallet(FED2, provider);
   fed3 = new Wallet(FED3, provider);
-  bridge = new Contract(BRIDGE, bridgeAbi, provider);
+  bridge = bridgeContract(provider);
 }
 beforeEach(() => start());
 afterEach(async () => {
@@ -361,7 +349,7 @@ describe('peg-out', () => {
     const logs = await provider.getLogs({ address: BRIDGE, fromBlock: 0 });
     const names = logs.map((l) => EVENT_BY_TOPIC.get(l.topics[0] as never) ?? l.topics[0]).filter((n) => n !== 'update_collections');
     expect(names).toEqual([
-      '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6', // rejected_pegin
+      'rejected_pegin',
       'release_requested',
       'pegout_transaction_created',
       'pegout_confirmed',

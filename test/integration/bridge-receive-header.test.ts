@@ -3,27 +3,18 @@
  * for headers of and around the local Bitcoin chain, which the Bridge follows by itself (so a header
  * the node mined is already stored: -4).
  */
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
-
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
+import { describe, expect, it } from 'vitest';
+import type { Contract } from 'ethers';
+import { call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { bridgeContract } from '../helpers/bridge-contract.js';
 
 let t: TestNode;
-let provider: JsonRpcProvider;
 let bridge: Contract;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, new Wallet(COW.privateKey, provider));
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+ethersNodeForTests((node) => {
+  ({ t } = node);
+  bridge = bridgeContract(node.wallet);
 });
 
 const headerAt = async (height: number) => Buffer.from(await call(t.testnetUrl, 'btc_getBlockHeader', [height]), 'hex');

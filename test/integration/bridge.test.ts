@@ -2,14 +2,11 @@
  * The Bridge (0x…01000006) through a real node and ethers with the published ABI.
  * Needs bridgeContract registered as a native contract (src/chain/native/registry.ts).
  */
-import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider, Wallet } from 'ethers';
-import { COW, rpc, startTestNode, type TestNode } from '../helpers/node.js';
-
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
+import { rpc, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 
 /** Runtime: forward calldata to the Bridge with all gas; slot 0 = CALL success, slot 1 = RETURNDATASIZE. */
 const RELAY_RUNTIME = '36600060003760006000366000600073' + '0000000000000000000000000000000001000006' + '5af16000553d60015500'; // 46 bytes
@@ -20,15 +17,9 @@ let provider: JsonRpcProvider;
 let bridge: Contract;
 let wallet: Wallet;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
-  wallet = new Wallet(COW.privateKey, provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+ethersNodeForTests((node) => {
+  ({ t, provider, wallet } = node);
+  bridge = bridgeContract(provider);
 });
 
 describe('Bridge read methods through eth_call', () => {

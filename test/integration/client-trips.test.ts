@@ -3,8 +3,9 @@
  * goes through the client that tripped (viem, ethers) as well as raw JSON-RPC where it matters.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createTestClient, defineChain, http } from 'viem';
+import { createTestClient, http } from 'viem';
 import { call, COW, COW1, nodesClosedAfterEach, rpcError } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 import { uncachedProvider } from '../helpers/ethers.js';
 import type { ChainStore } from '../../src/chain/storage/store.js';
 
@@ -22,12 +23,7 @@ afterEach(() => {
 });
 
 function testClient(url: string, mode: 'anvil' | 'hardhat') {
-  const chain = defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  });
+  const chain = devnodeChain(url);
   return createTestClient({ mode, chain, transport: http(url, { retryCount: 0 }) });
 }
 

@@ -16,6 +16,7 @@ import { createPublicClient, http } from 'viem';
 import * as viemChains from 'viem/chains';
 import { Web3 } from 'web3';
 import { launchChromium } from '../helpers/browser.js';
+import { signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { startTestNode, type TestNode } from '../helpers/node.js';
 import { uncachedProvider } from '../helpers/ethers.js';
@@ -70,21 +71,7 @@ describe('recipes and usage by method on the key page', () => {
   let v2Url: string;
 
   it('shows recipes with the key URL and chain id; the ethers, viem, web3.js and cast ones run as written', async () => {
-    await page.goto(`${t.baseUrl}/dashboard/signup`);
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign up' }).click();
-    await page.waitForURL('**/dashboard/login?created=1');
-    await page.getByLabel('Email').fill(EMAIL);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL('**/dashboard/keys');
-    const form = page.locator('#new-key-form');
-    await form.getByLabel('Name').fill('shop');
-    await form.getByLabel('Network').selectOption('testnet');
-    await form.getByRole('button', { name: 'Create key' }).click();
-    await page.getByRole('link', { name: 'shop' }).click();
-    await expect.poll(() => page.locator('#key-name').textContent()).toBe('shop');
+    await signUpAndOpenNewKey(page, t.baseUrl, { email: EMAIL, password: PASSWORD }, 'shop');
     keyUrl = await page.locator('#key-url').inputValue();
     v2Url = await page.locator('#key-v2-url').inputValue();
     expect(await page.locator('#recipes-card').isVisible()).toBe(true);

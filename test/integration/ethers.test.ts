@@ -3,7 +3,7 @@
  * contract calls and transactions, revert decoding, storage reads, node-held signers, and two
  * networks behind two API keys.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AbiCoder,
   Contract,
@@ -24,7 +24,8 @@ import {
   type ContractTransactionResponse,
 } from 'ethers';
 import { contracts, type ContractName } from '../fixtures/contracts.js';
-import { COW, COW1, startTestNode, type TestNode } from '../helpers/node.js';
+import { COW, COW1, rejection, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 
 const REMASC = '0x0000000000000000000000000000000001000008';
 const ZERO_ADDRESS = '0x0000000000000000000000000000000000000000';
@@ -37,16 +38,7 @@ let t: TestNode;
 let provider: JsonRpcProvider;
 let wallet: Wallet;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  // cacheTimeout -1: ethers otherwise answers a repeated read within 250 ms from its own cache.
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  wallet = new Wallet(COW.privateKey, provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
-});
+ethersNodeForTests((node) => ({ t, provider, wallet } = node));
 
 async function deploy(name: ContractName, ...args: unknown[]): Promise<{ contract: Contract; receipt: ContractTransactionReceipt }> {
   const { abi, bytecode } = contracts[name];
@@ -63,16 +55,6 @@ async function send(pending: Promise<ContractTransactionResponse>): Promise<Cont
   const receipt = (await (await pending).wait())!;
   expect(receipt.status).toBe(1);
   return receipt;
-}
-
-/** Runs `fn`, expecting it to reject, and returns the error. */
-async function rejection(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
 }
 
 const coder = AbiCoder.defaultAbiCoder();

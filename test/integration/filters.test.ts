@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { AbiCoder, Interface, id as eventId } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
-import { type RpcLog, topicOf, word } from '../helpers/logs.js';
+import { type RpcLog, sendFromCow, successfulReceipt, topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -26,24 +26,13 @@ async function expectFilterNotFound(url: string, method: string, id: string): Pr
   expect(err.message).toBe('filter not found');
 }
 
-function send(url: string, tx: { to?: string; data: string }): Promise<string> {
-  return call(url, 'eth_sendTransaction', [{ from: COW.address, gas: '0x400000', ...tx }]);
-}
-
-async function receipt(url: string, hash: string): Promise<any> {
-  const r = await call(url, 'eth_getTransactionReceipt', [hash]);
-  expect(r, `receipt of ${hash}`).not.toBeNull();
-  expect(r.status).toBe('0x1');
-  return r;
-}
-
 async function deployToken(url: string, supply = 1_000_000n): Promise<string> {
-  const hash = await send(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [supply]).slice(2) });
-  return (await receipt(url, hash)).contractAddress;
+  const hash = await sendFromCow(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [supply]).slice(2) });
+  return (await successfulReceipt(url, hash)).contractAddress;
 }
 
 async function transfer(url: string, token: string, to: string, amount: bigint): Promise<any> {
-  return receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [to, amount]) }));
+  return successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [to, amount]) }));
 }
 
 const changes = (url: string, id: string): Promise<any[]> => call(url, 'eth_getFilterChanges', [id]);
@@ -60,7 +49,7 @@ describe('log, block and pending-transaction filters', () => {
     t = await startTestNode();
     url = t.testnetUrl;
     token = await deployToken(url);
-    reverter = (await receipt(url, await send(url, { data: contracts.Reverter.bytecode }))).contractAddress;
+    reverter = (await successfulReceipt(url, await sendFromCow(url, { data: contracts.Reverter.bytecode }))).contractAddress;
   });
   afterAll(async () => {
     await t?.close();
@@ -73,7 +62,7 @@ describe('log, block and pending-transaction filters', () => {
 
     const r1 = await transfer(url, token, COW1.address, 1n);
     // another contract's event is not the filter's
-    await receipt(url, await send(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
+    await successfulReceipt(url, await sendFromCow(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
     const r2 = await transfer(url, token, COW1.address, 2n);
 
     const first: RpcLog[] = await changes(url, id);
@@ -91,7 +80,7 @@ describe('log, block and pending-transaction filters', () => {
     const id = await call(url, 'eth_newFilter', [{ address: [token, reverter], topics: [TRANSFER, null, topicOf(COW1.address)] }]);
     await transfer(url, token, COW.address, 1n); // to COW: no
     const toCow1 = await transfer(url, token, COW1.address, 4n);
-    await receipt(url, await send(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
+    await successfulReceipt(url, await sendFromCow(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
     expect(await changes(url, id)).toEqual(toCow1.logs);
   });
 
@@ -197,7 +186,7 @@ describe('pending-transaction filter (mining: false)', () => {
     const blocks = await call(url, 'eth_newBlockFilter');
     expect(await changes(url, pending)).toEqual([]);
 
-    const h1 = await send(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [5n]).slice(2) });
+    const h1 = await sendFromCow(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [5n]).slice(2) });
     const h2 = await call(url, 'eth_sendTransaction', [{ from: COW.address, to: COW1.address, value: '0x1' }]);
     expect(await call(url, 'eth_getTransactionReceipt', [h1])).toBeNull();
     expect(await changes(url, pending)).toEqual([h1, h2]);

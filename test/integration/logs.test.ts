@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AbiCoder, Interface, id as eventId, getAddress, toUtf8Bytes, zeroPadValue } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, startTestNode, type TestNode, rpcError } from '../helpers/node.js';
-import { type RpcLog, topicOf, word } from '../helpers/logs.js';
+import { type RpcLog, sendFromCow, successfulReceipt, topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -30,21 +30,9 @@ const hexNum = (n: bigint | number) => `0x${n.toString(16)}`;
 
 const getLogs = (url: string, filter: Record<string, unknown>): Promise<RpcLog[]> => call(url, 'eth_getLogs', [filter]);
 
-/** eth_sendTransaction from COW; returns the hash (automine: mined when it returns). */
-function send(url: string, tx: { to?: string; data: string; from?: string; gas?: string }): Promise<string> {
-  return call(url, 'eth_sendTransaction', [{ from: COW.address, gas: '0x400000', ...tx }]);
-}
-
-async function receipt(url: string, hash: string): Promise<any> {
-  const r = await call(url, 'eth_getTransactionReceipt', [hash]);
-  expect(r, `receipt of ${hash}`).not.toBeNull();
-  expect(r.status).toBe('0x1');
-  return r;
-}
-
 async function deploy(url: string, name: 'Token' | 'Factory' | 'Reverter', args = '0x'): Promise<string> {
-  const hash = await send(url, { data: contracts[name].bytecode + args.slice(2) });
-  return (await receipt(url, hash)).contractAddress as string;
+  const hash = await sendFromCow(url, { data: contracts[name].bytecode + args.slice(2) });
+  return (await successfulReceipt(url, hash)).contractAddress as string;
 }
 
 const tokenArgs = (supply: bigint) => coder.encode(['uint256'], [supply]);
@@ -67,9 +55,9 @@ describe('eth_getLogs (default caps)', () => {
     t = await startTestNode();
     url = t.testnetUrl;
     // block 1: Token (Transfer from 0 to COW, 1000); block 2: Factory; block 3: Reverter
-    const hash = await send(url, { data: contracts.Token.bytecode + tokenArgs(1000n).slice(2) });
+    const hash = await sendFromCow(url, { data: contracts.Token.bytecode + tokenArgs(1000n).slice(2) });
     deployTx = hash;
-    token = (await receipt(url, hash)).contractAddress;
+    token = (await successfulReceipt(url, hash)).contractAddress;
     factory = await deploy(url, 'Factory');
     reverter = await deploy(url, 'Reverter');
     expect(await call(url, 'eth_blockNumber')).toBe('0x3');
@@ -77,20 +65,20 @@ describe('eth_getLogs (default caps)', () => {
     // block 4: four transactions in one block (manual mining for this block)
     await call(url, 'evm_setAutomine', [false]);
     block4Txs = [
-      await send(url, { to: token, data: transferData(COW1.address, 5n) }),
-      await send(url, { to: factory, data: factoryIface.encodeFunctionData('create', [7n]) }),
-      await send(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }),
-      await send(url, { to: token, data: tokenIface.encodeFunctionData('approve', [COW1.address, 9n]) }),
+      await sendFromCow(url, { to: token, data: transferData(COW1.address, 5n) }),
+      await sendFromCow(url, { to: factory, data: factoryIface.encodeFunctionData('create', [7n]) }),
+      await sendFromCow(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }),
+      await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('approve', [COW1.address, 9n]) }),
     ];
     await call(url, 'evm_mine');
     await call(url, 'evm_setAutomine', [true]);
     block4 = await call(url, 'eth_getBlockByNumber', ['0x4', false]);
     expect(block4.transactions.slice(0, 4)).toEqual(block4Txs);
-    const factoryReceipt = await receipt(url, block4Txs[1]!);
+    const factoryReceipt = await successfulReceipt(url, block4Txs[1]!);
     child = factoryReceipt.logs[0].address;
 
     // block 5: one transfer to OTHER; blocks 6-8 empty
-    block5Tx = await send(url, { to: token, data: transferData(OTHER, 3n) });
+    block5Tx = await sendFromCow(url, { to: token, data: transferData(OTHER, 3n) });
     await call(url, 'hardhat_mine', ['0x3']);
     expect(await call(url, 'eth_blockNumber')).toBe('0x8');
   });
@@ -206,7 +194,7 @@ describe('eth_getLogs (default caps)', () => {
   it('logs equal the receipts\' logs, field for field', async () => {
     const all = await getLogs(url, { fromBlock: '0x0', toBlock: 'latest' });
     for (const hash of [deployTx, ...block4Txs, block5Tx]) {
-      const r = await receipt(url, hash);
+      const r = await successfulReceipt(url, hash);
       expect(r.logs.length).toBeGreaterThan(0);
       expect(all.filter((l) => l.transactionHash === hash)).toEqual(r.logs);
     }
@@ -216,8 +204,8 @@ describe('eth_getLogs (default caps)', () => {
     // head (block 8) is empty
     expect(await getLogs(url, {})).toEqual([]);
     expect(await getLogs(url, { address: token })).toEqual([]);
-    const hash = await send(url, { to: token, data: transferData(COW1.address, 1n) });
-    const r = await receipt(url, hash);
+    const hash = await sendFromCow(url, { to: token, data: transferData(COW1.address, 1n) });
+    const r = await successfulReceipt(url, hash);
     expect(r.blockNumber).toBe('0x9');
     expect(await getLogs(url, {})).toEqual(r.logs);
     expect(await getLogs(url, { address: token })).toEqual(r.logs);
@@ -368,8 +356,8 @@ describe('eth_getLogs (default caps)', () => {
   it('a query over more than 2,000 blocks fits when it has few logs (default caps)', async () => {
     const before = Number(await call(url, 'eth_blockNumber'));
     await call(url, 'hardhat_mine', [hexNum(2001)]);
-    const hash = await send(url, { to: token, data: transferData(COW1.address, 2n) });
-    const last = Number((await receipt(url, hash)).blockNumber);
+    const hash = await sendFromCow(url, { to: token, data: transferData(COW1.address, 2n) });
+    const last = Number((await successfulReceipt(url, hash)).blockNumber);
     expect(last).toBe(before + 2002);
     const all = await getLogs(url, { fromBlock: '0x0', toBlock: 'latest', address: token });
     // blocks 1, 4 (two), 5, 9, and the last
@@ -394,8 +382,8 @@ describe('eth_getLogs caps (maxLogs 5, maxLogBlockRange 10)', () => {
     url = t.testnetUrl;
     // block 1: deploy (1 log); blocks 2-6: transfers to COW1; blocks 7-8: transfers to OTHER; 9-18 empty
     token = await deploy(url, 'Token', tokenArgs(1000n));
-    for (let i = 0; i < 5; i++) await send(url, { to: token, data: transferData(COW1.address, 1n) });
-    for (let i = 0; i < 2; i++) await send(url, { to: token, data: transferData(OTHER, 1n) });
+    for (let i = 0; i < 5; i++) await sendFromCow(url, { to: token, data: transferData(COW1.address, 1n) });
+    for (let i = 0; i < 2; i++) await sendFromCow(url, { to: token, data: transferData(OTHER, 1n) });
     await call(url, 'hardhat_mine', ['0xa']);
     expect(await call(url, 'eth_blockNumber')).toBe(hexNum(18));
   });
@@ -460,7 +448,7 @@ describe('networks', () => {
     const testToken = await deploy(t.testnetUrl, 'Token', tokenArgs(111n));
     const mainToken = await deploy(t.mainnetUrl, 'Token', tokenArgs(222n));
     expect(mainToken).toBe(testToken);
-    await send(t.mainnetUrl, { to: mainToken, data: transferData(COW1.address, 5n) });
+    await sendFromCow(t.mainnetUrl, { to: mainToken, data: transferData(COW1.address, 5n) });
 
     const mainLogs = await getLogs(t.mainnetUrl, { fromBlock: '0x0', toBlock: 'latest', address: mainToken });
     expect(mainLogs.map((l) => l.data)).toEqual([word(222), word(5)]);
@@ -473,9 +461,9 @@ describe('networks', () => {
 
     // a testnet log filter sees no mainnet activity
     const filter = await call(t.testnetUrl, 'eth_newFilter', [{ address: testToken }]);
-    await send(t.mainnetUrl, { to: mainToken, data: transferData(COW1.address, 6n) });
+    await sendFromCow(t.mainnetUrl, { to: mainToken, data: transferData(COW1.address, 6n) });
     expect(await call(t.testnetUrl, 'eth_getFilterChanges', [filter])).toEqual([]);
-    await send(t.testnetUrl, { to: testToken, data: transferData(COW1.address, 7n) });
+    await sendFromCow(t.testnetUrl, { to: testToken, data: transferData(COW1.address, 7n) });
     const changes: RpcLog[] = await call(t.testnetUrl, 'eth_getFilterChanges', [filter]);
     expect(changes.map((l) => l.data)).toEqual([word(7)]);
   });

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   createTestClient,
-  defineChain,
   encodeFunctionData,
   getContractAddress,
   http,
@@ -15,12 +14,12 @@ import {
   pad,
   type Abi,
   type Address,
-  type Chain,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpc, rpcFailure, startTestNode, waitFor, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -33,22 +32,6 @@ const cow1 = privateKeyToAccount(COW1.privateKey);
 
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
 const no0x = (address: string) => address.slice(2).toLowerCase();
-
-function chainFor(url: string): Chain {
-  return defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  });
-}
-
-
-async function failure(url: string, method: string, params: unknown[] = []) {
-  const { status, body } = await rpc(url, method, params);
-  expect(body.error, `${method} should fail, got ${JSON.stringify(body.result)}`).toBeDefined();
-  return { status, error: body.error! };
-}
 
 interface TxFields {
   nonce: number;
@@ -89,17 +72,6 @@ async function fundedAccount(url: string, value = 10n * ETHER): Promise<PrivateK
 
 async function headNumber(url: string): Promise<bigint> {
   return BigInt(await call(url, 'eth_blockNumber'));
-}
-
-/** Polls until `check` returns a value other than undefined, or fails after `ms`. */
-async function eventually<T>(what: string, check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -253,13 +225,13 @@ describe('manual mining (mining: false)', () => {
     expect(await call(url, 'eth_sendRawTransaction', [original.raw])).toBe(original.hash);
 
     // Same hash again.
-    const duplicate = await failure(url, 'eth_sendRawTransaction', [original.raw]);
+    const duplicate = await rpcFailure(url, 'eth_sendRawTransaction', [original.raw]);
     expect(duplicate.error.code).toBe(-32010);
     expect(duplicate.error.message).toBe('pending transaction with same hash already exists');
 
     // 39% more: refused.
     const low = await sign(sender, { nonce: 0, gasPrice: (base * 139n) / 100n, to: COW1.address, value: 1n });
-    const refused = await failure(url, 'eth_sendRawTransaction', [low.raw]);
+    const refused = await rpcFailure(url, 'eth_sendRawTransaction', [low.raw]);
     expect(refused.error.code).toBe(-32010);
     expect(refused.error.message).toBe('gas price not enough to bump transaction');
     expect(refused.status).toBe(200);
@@ -277,7 +249,7 @@ describe('manual mining (mining: false)', () => {
     expect((await call(url, 'eth_pendingTransactions')).map((tx: any) => tx.hash)).not.toContain(original.hash);
 
     // The replaced one cannot come back: it is now the cheaper one.
-    const back = await failure(url, 'eth_sendRawTransaction', [original.raw]);
+    const back = await rpcFailure(url, 'eth_sendRawTransaction', [original.raw]);
     expect(back.error.code).toBe(-32010);
     expect(back.error.message).toBe('gas price not enough to bump transaction');
 
@@ -394,7 +366,7 @@ describe('manual mining (mining: false)', () => {
     });
 
     // viem's test client reads the same objects.
-    const testClient = createTestClient({ mode: 'anvil', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'anvil', transport: http(url), chain: devnodeChain(url) });
     expect(await testClient.getTxpoolContent()).toEqual(content);
     expect(await testClient.inspectTxpool()).toEqual(inspect);
 
@@ -459,7 +431,7 @@ describe('evm_stopMining / evm_startMining / evm_setAutomine', () => {
   });
 
   it('evm_setAutomine(false / true), through viem\'s test client too', async () => {
-    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: devnodeChain(url) });
     const start = await headNumber(url);
     const nonce = Number(await call(url, 'eth_getTransactionCount', [COW1.address, 'latest']));
 
@@ -499,10 +471,10 @@ describe('interval mining', () => {
   afterAll(() => t?.close());
 
   it('blockTime: 1 mines blocks on its own and includes pooled transactions', async () => {
-    await eventually('two interval blocks', async () => ((await headNumber(url)) >= 2n ? true : undefined));
+    await waitFor('two interval blocks', async () => ((await headNumber(url)) >= 2n ? true : undefined));
     const nonce = Number(await call(url, 'eth_getTransactionCount', [COW.address, 'pending']));
     const hash = await send(url, cow, { nonce, to: COW1.address, value: 7n });
-    const receipt = await eventually('the receipt', async () => (await call(url, 'eth_getTransactionReceipt', [hash])) ?? undefined);
+    const receipt = await waitFor('the receipt', async () => (await call(url, 'eth_getTransactionReceipt', [hash])) ?? undefined);
     expect(receipt.status).toBe('0x1');
     const block = await call(url, 'eth_getBlockByNumber', [receipt.blockNumber, false]);
     expect(block.transactions[0]).toBe(hash);
@@ -523,9 +495,9 @@ describe('interval mining', () => {
 
     // Milliseconds (Hardhat): 200 ms gives several blocks well within the deadline.
     expect(await call(url, 'evm_setIntervalMining', [200])).toBe(true);
-    await eventually('three blocks at 200 ms', async () => ((await headNumber(url)) >= stopped + 3n ? true : undefined), 10_000);
+    await waitFor('three blocks at 200 ms', async () => ((await headNumber(url)) >= stopped + 3n ? true : undefined), 10_000);
     expect((await call(url, 'eth_getTransactionReceipt', [held])).status).toBe('0x1');
-    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: chainFor(url) });
+    const testClient = createTestClient({ mode: 'hardhat', transport: http(url), chain: devnodeChain(url) });
     await testClient.setIntervalMining({ interval: 0 });
     await call(url, 'evm_mine');
     const stoppedAgain = await headNumber(url);
@@ -534,7 +506,7 @@ describe('interval mining', () => {
 
     // Seconds (anvil).
     expect(await call(url, 'anvil_setIntervalMining', [1])).toBeNull();
-    await eventually('two blocks at 1 s', async () => ((await headNumber(url)) >= stoppedAgain + 2n ? true : undefined));
+    await waitFor('two blocks at 1 s', async () => ((await headNumber(url)) >= stoppedAgain + 2n ? true : undefined));
     await call(url, 'anvil_setIntervalMining', [0]);
     await call(url, 'evm_mine');
     const last = await headNumber(url);

@@ -6,24 +6,20 @@
  * the hashes rootstock-integration-tests lists (lib/constants/pegin-constants.js), written out here.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AbiCoder, Contract, JsonRpcProvider, Wallet, computeAddress, zeroPadValue } from 'ethers';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { COW, call, nodesClosedAfterEach, type TestNode } from '../helpers/node.js';
+import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
 import { sendBtc, type Kind } from '../helpers/btc-wallet.js';
 import { runCli } from '../helpers/cli.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { readFederationUtxos } from '../../src/chain/native/bridge/utxos.js';
+import { RIT_BRIDGE_TOPICS } from '../fixtures/rit-bridge-topics.js';
 
-const require = createRequire(import.meta.url);
-const bridgeAbi = require('@rsksmart/rsk-precompiled-abis').bridge as { abi: unknown[] };
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
-const PEGIN_BTC = '0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a';
-const REJECTED_PEGIN = '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6';
-const UNREFUNDABLE_PEGIN = '0x35be155c87e408cbbcb753dc12f95fc5a242a29460a3d7189e807e63d7c185a7';
+const { pegin_btc: PEGIN_BTC, rejected_pegin: REJECTED_PEGIN, unrefundable_pegin: UNREFUNDABLE_PEGIN } = RIT_BRIDGE_TOPICS;
 const WEI_PER_SATOSHI = 10n ** 10n;
 const abi = AbiCoder.defaultAbiCoder();
 
@@ -57,7 +53,7 @@ async function setup(autoPegin = true): Promise<Setup> {
   const t = await start({ autoPegin });
   const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
   providers.push(provider);
-  return { t, url: t.testnetUrl, provider, bridge: new Contract(BRIDGE, bridgeAbi.abi as never, provider) };
+  return { t, url: t.testnetUrl, provider, bridge: bridgeContract(provider) };
 }
 
 /** A peg-in as a wallet sends it (test/helpers/btc-wallet.ts): `amount` satoshis to the federation, pooled. */
@@ -321,7 +317,7 @@ describe('peg-ins on a fork', () => {
     const fork = await start({ fork: { testnetUrl: remote.url, block: BigInt(forkBlock), retryBackoffMs: 1 } });
     const provider = new JsonRpcProvider(fork.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
     providers.push(provider);
-    const bridge = new Contract(BRIDGE, bridgeAbi.abi as never, provider);
+    const bridge = bridgeContract(provider);
     expect(await bridge.isBtcTxHashAlreadyProcessed!(txid)).toBe(true);
     expect(await bridge.getBtcTxHashProcessedHeight!(txid)).toBe(processedAt);
     expect(await bridge.isBtcTxHashAlreadyProcessed!('ab'.repeat(32))).toBe(false);

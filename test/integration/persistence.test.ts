@@ -2,17 +2,15 @@
  * Persistence through the real CLI: a clean restart (SIGTERM), operator keys from flags, crash
  * consistency after SIGKILL in the middle of a transaction stream, and --in-memory.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Contract, ContractFactory, JsonRpcProvider, Wallet, parseEther } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
+import { type CliProcess, runCli } from '../helpers/cli.js';
 import { COW, COW1, rpc, rpcRaw } from '../helpers/node.js';
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GENESIS_BALANCE = 10n ** 30n;
 const REMASC = '0x0000000000000000000000000000000001000008';
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}`;
@@ -29,15 +27,10 @@ interface BannerUrl {
   line: string;
 }
 
-interface CliNode {
-  child: ChildProcess;
+/** A CLI run with the key URLs its banner printed. */
+interface CliNode extends CliProcess {
   urls: BannerUrl[];
-  /** Everything written so far to stdout / stderr. */
-  stdout(): string;
-  stderr(): string;
   url(network: 'testnet' | 'mainnet'): string;
-  /** Resolves with the exit code (or the signal name) once the process has exited. */
-  exited: Promise<number | NodeJS.Signals>;
 }
 
 const running = new Set<CliNode>();
@@ -57,59 +50,22 @@ function provider(url: string, options: { batchMaxCount?: number } = {}): JsonRp
   return p;
 }
 
-/** Starts `node --import tsx src/cli.ts ARGS` and resolves once the banner with `keyCount` URLs is out. */
+/** Starts the CLI (test/helpers/cli.ts) and resolves once the banner with `keyCount` URLs is out, its URLs parsed. */
 async function startCli(args: string[], keyCount = 2): Promise<CliNode> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<number | NodeJS.Signals>((resolve) => {
-    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1));
-  });
+  const cli = runCli(args, keyCount);
   const node: CliNode = {
-    child,
+    ...cli,
     urls: [],
-    stdout: () => out,
-    stderr: () => err,
     url(network) {
       const found = this.urls.find((u) => u.network === network);
       if (found === undefined) throw new Error(`no ${network} URL in the banner`);
       return found.url;
     },
-    exited,
   };
   running.add(node);
-  void exited.then(() => running.delete(node));
-
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`CLI did not print its banner in time\nstdout:\n${out}\nstderr:\n${err}`)), 30_000);
-    const check = () => {
-      const lines = out.split('\n');
-      const header = lines.findIndex((l) => l.startsWith('JSON-RPC URLs'));
-      if (header < 0) return;
-      const complete = lines.slice(header + 1, -1); // the last element is the unfinished line
-      if (complete.length < keyCount) return;
-      done(undefined);
-    };
-    const onExit = (code: number | null, signal: string | null) =>
-      done(new Error(`CLI exited (${code ?? signal}) before its banner\nstdout:\n${out}\nstderr:\n${err}`));
-    function done(error: Error | undefined) {
-      clearTimeout(timer);
-      child.stdout!.off('data', check);
-      child.off('exit', onExit);
-      if (error) reject(error);
-      else resolve();
-    }
-    child.stdout!.on('data', check);
-    child.once('exit', onExit);
-  });
-
-  const lines = out.split('\n');
+  void cli.exited.then(() => running.delete(node));
+  await cli.started;
+  const lines = cli.stdout().split('\n');
   const header = lines.findIndex((l) => l.startsWith('JSON-RPC URLs'));
   for (const line of lines.slice(header + 1, header + 1 + keyCount)) {
     const m = BANNER_LINE.exec(line);

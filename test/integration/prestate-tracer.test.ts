@@ -3,10 +3,11 @@
  * and debug_traceCall, plain and with diffMode, checked against the balances, nonces, code and
  * storage the node itself reports before and after each block. Through ethers, as users call it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AbiCoder, ContractFactory, JsonRpcProvider, Wallet, concat, getCreate2Address, keccak256, toBeHex, zeroPadValue } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, startTestNode, type TestNode } from '../helpers/node.js';
+import { COW } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 
 const byteHex = (n: number) => n.toString(16).padStart(2, '0');
 const initCode = (runtime: string) => `0x60${byteHex(runtime.length / 2)}80600b6000396000f3${runtime}`;
@@ -18,7 +19,6 @@ const SLOT0 = `0x${'0'.repeat(64)}`;
 const REMASC = '0x0000000000000000000000000000000001000008';
 const RECIPIENT = '0x00000000000000000000000000000000000b0b0b';
 
-let t: TestNode;
 let provider: JsonRpcProvider;
 let wallet: Wallet;
 
@@ -34,15 +34,7 @@ const hexBalance = async (address: string, block: number) => `0x${(await provide
 const withNonce = (nonce: number) => (nonce === 0 ? {} : { nonce });
 const prestate = (hash: string, diffMode = false) => provider.send('debug_traceTransaction', [hash, { tracer: 'prestateTracer', tracerConfig: { diffMode } }]);
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  wallet = new Wallet(COW.privateKey, provider);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+ethersNodeForTests((node) => ({ provider, wallet } = node));
 
 describe('prestateTracer on a value transfer', () => {
   it('pre holds sender, recipient and the fee recipient as they were; diffMode shows what the transfer changed', async () => {

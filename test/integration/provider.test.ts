@@ -28,7 +28,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { createNode, ProviderRpcError, type DevNode } from '../../src/index.js';
 import { contracts } from '../fixtures/contracts.js';
-import { COW, COW1, rpc } from '../helpers/node.js';
+import { COW, COW1, rejection, rpc } from '../helpers/node.js';
 
 const ETHER = 10n ** 18n;
 const GENESIS_BALANCE = 10n ** 30n;
@@ -49,16 +49,6 @@ beforeAll(async () => {
   node = await createNode();
 });
 afterAll(() => node?.close());
-
-/** Runs `fn`, expecting it to reject, and returns the error. */
-async function rejection(fn: () => Promise<unknown>): Promise<any> {
-  try {
-    await fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 /** Waits for one event, or fails after `ms`. */
 function nextEvent(emitter: { once(event: string, listener: (value: unknown) => void): unknown }, event: string, ms = 2_000): Promise<unknown> {

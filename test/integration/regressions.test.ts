@@ -12,7 +12,7 @@ import { Interface, Wallet, keccak256 } from 'ethers';
 import { createNode } from '../../src/index.js';
 import { MAX_BLOCKS_PER_MINE } from '../../src/chain/chain.js';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, TESTNET_KEY, nodesClosedAfterEach, rpc, rpcRaw, waitFor } from '../helpers/node.js';
+import { call, COW, COW1, TESTNET_KEY, nodesClosedAfterEach, rpc, rpcError, rpcRaw, waitFor } from '../helpers/node.js';
 
 const MIN_GAS_PRICE = 0x3938700n;
 const TWO_POW_32 = 2n ** 32n;
@@ -32,12 +32,6 @@ afterAll(async () => {
   await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-
-async function failure(url: string, method: string, params: unknown[] = []) {
-  const { body } = await rpc(url, method, params);
-  expect(body.error, `${method} should fail, got ${JSON.stringify(body.result)}`).toBeDefined();
-  return body.error!;
-}
 
 async function blockNumber(url: string): Promise<bigint> {
   return BigInt(await call(url, 'eth_blockNumber'));
@@ -254,10 +248,10 @@ describe('review regressions', () => {
     const t = await start();
     const url = t.testnetUrl;
     const chain = t.node.chains.testnet;
-    const huge = await failure(url, 'evm_setIntervalMining', ['0xffffffffff']);
+    const huge = await rpcError(url, 'evm_setIntervalMining', ['0xffffffffff']);
     expect(huge.code).toBe(-32602);
     expect(huge.message).toMatch(/timer/);
-    const hugeSeconds = await failure(url, 'anvil_setIntervalMining', ['0xffffffff']);
+    const hugeSeconds = await rpcError(url, 'anvil_setIntervalMining', ['0xffffffff']);
     expect(hugeSeconds.code).toBe(-32602);
     // Private fields (Chain.mining, MiningMode.timer), read on purpose: no timer was started by the refused calls.
     expect((chain as any).mining.timer.running).toBe(false);
@@ -295,7 +289,7 @@ describe('review regressions', () => {
       gasLimit: 21_000n,
       gasPrice: latestMinimum,
     });
-    const refused = await failure(url, 'eth_sendRawTransaction', [raw]);
+    const refused = await rpcError(url, 'eth_sendRawTransaction', [raw]);
     expect(refused.code).toBe(-32009);
     expect(refused.message).toContain("wasn't mined");
     expect(refused.message).toContain(`gas price ${latestMinimum} is below the block's minimum gas price ${nextMinimum}`);
@@ -333,7 +327,7 @@ describe('review regressions', () => {
     expect(body.filter((reply: any) => typeof reply.result === 'string')).toHaveLength(300);
     expect(await blockNumber(url)).toBe(301n);
 
-    const refused = await failure(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: reverter }]);
+    const refused = await rpcError(url, 'eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest', address: reverter }]);
     expect(refused.code).toBe(-32005);
     expect(refused.message).toContain('more than 5 logs');
     expect(refused.message).toContain('10-block range');
@@ -365,7 +359,7 @@ describe('review regressions', () => {
     expect(pendingNow()).toBe(0);
     expect(await call(url, 'eth_call', [{ to: reverter, data: COUNTER }, 'latest'])).toBe(word(0));
     expect(pendingNow()).toBe(0);
-    const reverted = await failure(url, 'eth_call', [{ to: reverter, data: REVERT_WITH_REASON }, 'latest']);
+    const reverted = await rpcError(url, 'eth_call', [{ to: reverter, data: REVERT_WITH_REASON }, 'latest']);
     expect(reverted.message).toContain('nope: reason string');
     expect(pendingNow()).toBe(0);
     expect(await call(url, 'eth_call', [{ from: COW.address, to: reverter, data: INCREMENT }, 'pending'])).toBe(word(1));
@@ -399,10 +393,10 @@ describe('review regressions', () => {
   it('hardhat_mine above the per-call cap is refused', async () => {
     const t = await start();
     const url = t.testnetUrl;
-    const refused = await failure(url, 'hardhat_mine', [hexOf(MAX_BLOCKS_PER_MINE + 1n)]);
+    const refused = await rpcError(url, 'hardhat_mine', [hexOf(MAX_BLOCKS_PER_MINE + 1n)]);
     expect(refused.code).toBe(-32602);
     expect(refused.message).toContain(String(MAX_BLOCKS_PER_MINE));
-    const anvil = await failure(url, 'anvil_mine', [hexOf(MAX_BLOCKS_PER_MINE + 1n)]);
+    const anvil = await rpcError(url, 'anvil_mine', [hexOf(MAX_BLOCKS_PER_MINE + 1n)]);
     expect(anvil.code).toBe(-32602);
     expect(await blockNumber(url)).toBe(0n);
   });

@@ -3,7 +3,7 @@
  * transactions. Expected values come from rskj's rules (reference section 8; rskj VM.java,
  * Program.java, PrecompiledContracts.java); the exact gas arithmetic is in test/unit/rsk-evm.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   Contract,
   ContractFactory,
@@ -14,7 +14,8 @@ import {
   type TransactionReceipt,
 } from 'ethers';
 import { contracts, type CompiledContract } from '../fixtures/contracts.js';
-import { COW, call, startTestNode, type TestNode } from '../helpers/node.js';
+import { COW, call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 
 const fixtures = contracts as unknown as Record<string, CompiledContract>;
 const BLAKE2F = '0x0000000000000000000000000000000000000009';
@@ -24,15 +25,7 @@ let t: TestNode;
 let provider: JsonRpcProvider;
 let wallet: Wallet;
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  wallet = new Wallet(COW.privateKey, provider);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
-});
+ethersNodeForTests((node) => ({ t, provider, wallet } = node));
 
 async function deploy(name: string): Promise<Contract> {
   const { abi, bytecode } = fixtures[name]!;

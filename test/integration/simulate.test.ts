@@ -17,7 +17,6 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
-  defineChain,
   encodeFunctionData,
   http,
   parseEther,
@@ -25,6 +24,7 @@ import {
 import { privateKeyToAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, COW1, nodesClosedAfterEach, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const tokenAbi = contracts.Token.abi as Abi;
 const reverterAbi = contracts.Reverter.abi as Abi;
@@ -48,12 +48,7 @@ async function deploy(abi: Abi, bytecode: Hex, args: unknown[] = []): Promise<Ad
 
 beforeAll(async () => {
   t = await startTestNode();
-  const chain = defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [t.testnetUrl] } },
-  });
+  const chain = devnodeChain(t.testnetUrl);
   publicClient = createPublicClient({ chain, transport: http(t.testnetUrl), pollingInterval: 50 });
   walletClient = createWalletClient({ account, chain, transport: http(t.testnetUrl), pollingInterval: 50 });
   token = await deploy(tokenAbi, contracts.Token.bytecode, [INITIAL_SUPPLY]);

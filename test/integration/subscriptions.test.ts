@@ -12,7 +12,7 @@ import { createPublicClient, defineChain, getAddress, webSocket, type Abi, type 
 import { watchBlockNumber } from 'viem/actions';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, startTestNode, type TestNode, waitFor } from '../helpers/node.js';
-import { topicOf, word } from '../helpers/logs.js';
+import { sendFromCow, successfulReceipt, topicOf, word } from '../helpers/logs.js';
 
 const coder = AbiCoder.defaultAbiCoder();
 const tokenIface = new Interface(contracts.Token.abi);
@@ -77,18 +77,6 @@ class WsClient {
   }
 }
 
-
-function send(url: string, tx: { to?: string; data?: string; value?: string }): Promise<string> {
-  return call(url, 'eth_sendTransaction', [{ from: COW.address, gas: '0x400000', ...tx }]);
-}
-
-async function receipt(url: string, hash: string): Promise<any> {
-  const r = await call(url, 'eth_getTransactionReceipt', [hash]);
-  expect(r, `receipt of ${hash}`).not.toBeNull();
-  expect(r.status).toBe('0x1');
-  return r;
-}
-
 const wsUrl = (httpUrl: string) => httpUrl.replace(/^http/, 'ws');
 
 describe('eth_subscribe over a raw WebSocket', () => {
@@ -112,8 +100,8 @@ describe('eth_subscribe over a raw WebSocket', () => {
     t = await startTestNode();
     url = t.testnetUrl;
     ws = wsUrl(url);
-    token = (await receipt(url, await send(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [1_000_000n]).slice(2) }))).contractAddress;
-    reverter = (await receipt(url, await send(url, { data: contracts.Reverter.bytecode }))).contractAddress;
+    token = (await successfulReceipt(url, await sendFromCow(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [1_000_000n]).slice(2) }))).contractAddress;
+    reverter = (await successfulReceipt(url, await sendFromCow(url, { data: contracts.Reverter.bytecode }))).contractAddress;
   });
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((c) => c.close()));
@@ -129,8 +117,8 @@ describe('eth_subscribe over a raw WebSocket', () => {
     const id = reply.result;
     expect(id).toMatch(SUBSCRIPTION_ID);
 
-    const hash = await send(url, { to: COW1.address, value: '0x1' });
-    const r = await receipt(url, hash);
+    const hash = await sendFromCow(url, { to: COW1.address, value: '0x1' });
+    const r = await successfulReceipt(url, hash);
     const [message] = await waitFor('a newHeads notification', () => {
       const found = client.notifications.filter((n) => n.params.subscription === id);
       return found.length >= 1 && found;
@@ -165,10 +153,10 @@ describe('eth_subscribe over a raw WebSocket', () => {
     const toCow1 = await client.call('eth_subscribe', ['logs', { address: [reverter, token], topics: [[TRANSFER, APPROVAL], null, topicOf(COW1.address)] }]);
     const all = await client.call('eth_subscribe', ['logs']);
 
-    const approve = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('approve', [COW1.address, 3n]) }));
-    const inc = await receipt(url, await send(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
-    const t1 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW.address, 1n]) }));
-    const t2 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 2n]) }));
+    const approve = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('approve', [COW1.address, 3n]) }));
+    const inc = await successfulReceipt(url, await sendFromCow(url, { to: reverter, data: reverterIface.encodeFunctionData('increment', []) }));
+    const t1 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW.address, 1n]) }));
+    const t2 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 2n]) }));
 
     // the last event of each subscription comes last: once it is here, everything before it is too
     await waitFor('the last transfer on every subscription', () =>
@@ -283,8 +271,8 @@ describe('eth_subscribe over a raw WebSocket', () => {
     const client = await open();
     const id = await client.call('eth_subscribe', ['logs', { address: token }]);
     const snapshot = await call(url, 'evm_snapshot');
-    const r1 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 7n]) }));
-    const r2 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 8n]) }));
+    const r1 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 7n]) }));
+    const r2 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 8n]) }));
     await waitFor('two logs', () => client.of(id).length >= 2);
     expect(client.of(id)).toEqual([...r1.logs, ...r2.logs]);
 
@@ -294,7 +282,7 @@ describe('eth_subscribe over a raw WebSocket', () => {
     expect([...removed].sort(byPosition)).toEqual([...r1.logs, ...r2.logs].map((l: any) => ({ ...l, removed: true })));
 
     // then the new branch's logs, valid again
-    const r3 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 9n]) }));
+    const r3 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 9n]) }));
     await waitFor('the new log', () => client.of(id).length >= 5);
     expect(client.of(id)[4]).toEqual(r3.logs[0]);
     expect(r3.blockNumber).toBe(r1.blockNumber);
@@ -343,7 +331,7 @@ describe('clients over WebSocket', () => {
   beforeAll(async () => {
     t = await startTestNode();
     url = t.testnetUrl;
-    token = (await receipt(url, await send(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [1_000_000n]).slice(2) }))).contractAddress;
+    token = (await successfulReceipt(url, await sendFromCow(url, { data: contracts.Token.bytecode + coder.encode(['uint256'], [1_000_000n]).slice(2) }))).contractAddress;
   });
   afterAll(async () => {
     await t?.close();
@@ -361,8 +349,8 @@ describe('clients over WebSocket', () => {
       });
       await waitFor('the logs subscription', () => blockListeners() > baseline);
 
-      const r1 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 5n]) }));
-      const r2 = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 6n]) }));
+      const r1 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 5n]) }));
+      const r2 = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 6n]) }));
       await waitFor('two Transfer events', () => events.length >= 2);
       expect(events).toEqual([
         { from: getAddress(COW.address), to: getAddress(COW1.address), value: 5n, hash: r1.transactionHash, block: Number(r1.blockNumber) },
@@ -410,7 +398,7 @@ describe('clients over WebSocket', () => {
       );
       await waitFor('the logs subscription', () => blockListeners() > baseline);
 
-      const r = await receipt(url, await send(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 42n]) }));
+      const r = await successfulReceipt(url, await sendFromCow(url, { to: token, data: tokenIface.encodeFunctionData('transfer', [COW1.address, 42n]) }));
       await waitFor('a Transfer log', () => logs.length >= 1);
       expect(logs).toHaveLength(1);
       expect(logs[0].eventName).toBe('Transfer');

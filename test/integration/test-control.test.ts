@@ -12,7 +12,6 @@ import {
   createTestClient,
   createWalletClient,
   decodeFunctionResult,
-  defineChain,
   encodeFunctionData,
   http,
   keccak256,
@@ -20,13 +19,13 @@ import {
   pad,
   type Abi,
   type Address,
-  type Chain,
   type Hex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
-import { call, COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
+import { call, COW, COW1, rpcFailure, startTestNode, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -36,19 +35,10 @@ const ETHER = 10n ** 18n;
 const storeAbi = contracts.MappingStore.abi as Abi;
 const tokenAbi = contracts.Token.abi as Abi;
 
-function chainFor(url: string): Chain {
-  return defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [url] } },
-  });
-}
-
 /** Everything one node needs: its URL, viem's test clients in both modes, a public client, ethers. */
 function clientsFor(t: TestNode) {
   const url = t.testnetUrl;
-  const chain = chainFor(url);
+  const chain = devnodeChain(url);
   const provider = new JsonRpcProvider(url, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
   return {
     url,
@@ -61,13 +51,21 @@ function clientsFor(t: TestNode) {
   };
 }
 
-/** One call over HTTP; throws on a JSON-RPC error. */
+type Clients = ReturnType<typeof clientsFor>;
 
-/** One call over HTTP that must fail; returns the HTTP status and the error. */
-async function failure(url: string, method: string, params: unknown[] = []) {
-  const { status, body } = await rpc(url, method, params);
-  expect(body.error, `${method} ${JSON.stringify(params)} should fail, got ${JSON.stringify(body.result)}`).toBeDefined();
-  return { status, error: body.error! };
+/** Starts a node before the enclosing describe block's tests, hands `use` its clients, and closes both after them. */
+function nodeForBlock(use: (c: Clients) => void): void {
+  let t: TestNode | undefined;
+  let c: Clients | undefined;
+  beforeAll(async () => {
+    t = await startTestNode();
+    c = clientsFor(t);
+    use(c);
+  });
+  afterAll(async () => {
+    c?.provider.destroy();
+    await t?.close();
+  });
 }
 
 const hexOf = (n: bigint | number) => `0x${n.toString(16)}`;
@@ -105,17 +103,8 @@ function collector(): (() => void) | undefined {
 // ---- snapshots -----------------------------------------------------------------------------------
 
 describe('evm_snapshot / evm_revert / evm_reset', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
   // Every test starts from genesis with no snapshots.
   beforeEach(async () => {
     expect(await call(c.url, 'evm_reset')).toBeNull();
@@ -386,7 +375,7 @@ describe('evm_snapshot / evm_revert / evm_reset', () => {
   it('evm_revert with an id that is not a 0x-hex string answers -32602 (HTTP 400)', async () => {
     expect(await call(c.url, 'evm_snapshot')).toBe('0x1');
     for (const bad of ['1', 1, 'abc', '0x', '0xzz', true, {}]) {
-      const { status, error } = await failure(c.url, 'evm_revert', [bad]);
+      const { status, error } = await rpcFailure(c.url, 'evm_revert', [bad]);
       expect(error.code, JSON.stringify(bad)).toBe(-32602);
       expect(error.message, JSON.stringify(bad)).toContain('invalid snapshot id');
       expect(status, JSON.stringify(bad)).toBe(400);
@@ -399,17 +388,8 @@ describe('evm_snapshot / evm_revert / evm_reset', () => {
 // ---- the clock and mining many blocks ------------------------------------------------------------
 
 describe('time and mining', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
 
   it('evm_increaseTime (decimal and hex) returns the accumulated offset as hex; the next block consumes it', async () => {
     expect(await call(c.url, 'evm_mine')).toBeNull();
@@ -431,7 +411,7 @@ describe('time and mining', () => {
     await call(c.url, 'evm_mine');
     expect(BigInt((await block(c.url, 'latest')).timestamp)).toBe(BigInt(moved.timestamp) + 1n);
 
-    const bad = await failure(c.url, 'evm_increaseTime', ['ten']);
+    const bad = await rpcFailure(c.url, 'evm_increaseTime', ['ten']);
     expect(bad.error.code).toBe(-32602);
   });
 
@@ -460,7 +440,7 @@ describe('time and mining', () => {
     expect(BigInt((await block(c.url, 'latest')).timestamp)).toBe(at + 7n);
 
     for (const past of [hexOf(at + 7n), hexOf(at - 10n), '0x1']) {
-      const { status, error } = await failure(c.url, 'evm_setNextBlockTimestamp', [past]);
+      const { status, error } = await rpcFailure(c.url, 'evm_setNextBlockTimestamp', [past]);
       expect(error.code, past).toBe(-32602);
       expect(status, past).toBe(400);
     }
@@ -509,17 +489,8 @@ describe('time and mining', () => {
 // ---- state helpers and impersonation -------------------------------------------------------------
 
 describe('anvil_ / hardhat_ state helpers and impersonation', () => {
-  let t: TestNode;
-  let c: ReturnType<typeof clientsFor>;
-
-  beforeAll(async () => {
-    t = await startTestNode();
-    c = clientsFor(t);
-  });
-  afterAll(async () => {
-    c?.provider.destroy();
-    await t?.close();
-  });
+  let c: Clients;
+  nodeForBlock((clients) => (c = clients));
 
   for (const mode of ['anvil', 'hardhat'] as const) {
     it(`${mode}_setBalance / setNonce / setCode / setStorageAt show at latest at once and persist into the next block`, async () => {
@@ -596,7 +567,7 @@ describe('anvil_ / hardhat_ state helpers and impersonation', () => {
       const before = await balance(c.url, COW1.address);
 
       // Not a node key: refused as rskj refuses it.
-      const refused = await failure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
+      const refused = await rpcFailure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
       expect(refused.error.code).toBe(-32602);
       expect(refused.error.message).toBe(`Could not find account for address: ${whale}`);
 
@@ -626,7 +597,7 @@ describe('anvil_ / hardhat_ state helpers and impersonation', () => {
       expect(await balance(c.url, COW1.address)).toBe(before + ETHER + 5n);
 
       await client.stopImpersonatingAccount({ address: whale });
-      const after = await failure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
+      const after = await rpcFailure(c.url, 'eth_sendTransaction', [{ from: whale, to: COW1.address, value: '0x1' }]);
       expect(after.error.code).toBe(-32602);
       expect(after.error.message).toBe(`Could not find account for address: ${whale}`);
       expect(await nonceOf(c.url, whale)).toBe(2n);

@@ -5,9 +5,9 @@
  * later. Each test makes the caller overwrite the bytes right after using them. Contracts are
  * hand-assembled; ethers deploys them and asks for the traces.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JsonRpcProvider, Wallet } from 'ethers';
-import { COW, startTestNode, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
 
 const word = (n: number | bigint) => n.toString(16).padStart(64, '0');
 const byteHex = (n: number) => n.toString(16).padStart(2, '0');
@@ -35,7 +35,6 @@ const factoryRuntime = (child: string) => {
   return `60${len}6034600039` + `60${len}60006000f050` + `7f${'ff'.repeat(32)}600052` + '00' + child;
 };
 
-let t: TestNode;
 let provider: JsonRpcProvider;
 let wallet: Wallet;
 
@@ -50,15 +49,7 @@ async function deploy(runtime: string): Promise<string> {
   return (await send({ data: initCode(runtime) })).contractAddress!.toLowerCase();
 }
 
-beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  wallet = new Wallet(COW.privateKey, provider);
-});
-
-afterAll(async () => {
-  await t?.close();
-});
+ethersNodeForTests((node) => ({ provider, wallet } = node));
 
 describe('traces copy what they keep', () => {
   it('callTracer shows a nested CALL\'s input as sent, though the caller wrote the answer over it', async () => {

@@ -9,7 +9,6 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
-  defineChain,
   encodeAbiParameters,
   getAddress,
   getContractAddress,
@@ -33,6 +32,7 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
 import { COW, COW1, startTestNode, type TestNode } from '../helpers/node.js';
+import { devnodeChain } from '../helpers/viem-chain.js';
 
 const REMASC: Address = '0x0000000000000000000000000000000001000008';
 const ZERO: Address = '0x0000000000000000000000000000000000000000';
@@ -53,12 +53,7 @@ const account = privateKeyToAccount(COW.privateKey);
 
 beforeAll(async () => {
   t = await startTestNode();
-  chain = defineChain({
-    id: 31,
-    name: 'Rootstock devnode (testnet)',
-    nativeCurrency: { name: 'Rootstock Bitcoin', symbol: 'RBTC', decimals: 18 },
-    rpcUrls: { default: { http: [t.testnetUrl] } },
-  });
+  chain = devnodeChain(t.testnetUrl);
   publicClient = createPublicClient({ chain, transport: http(t.testnetUrl), pollingInterval: 50 });
   walletClient = createWalletClient({ account, chain, transport: http(t.testnetUrl), pollingInterval: 50 });
 });

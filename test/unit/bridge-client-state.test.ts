@@ -21,7 +21,6 @@ import {
 } from '../../src/chain/native/bridge/pegout-store.js';
 import type { NativeCall } from '../../src/chain/native/types.js';
 
-const iface = new Interface(['function getStateForDebugging() returns (bytes)']);
 /** Little-endian, `bytes` long. */
 const le = (value: bigint, bytes: number) => {
   const out = new Uint8Array(8);
@@ -48,22 +47,7 @@ describe('getStateForDebugging with federation UTXOs', () => {
     // Best height 0 (the genesis-only Bitcoin chain) and next peg-out height 0: RLP.encodeBigInteger(0) is 0x80.
     const expected = encodeRlp(['0x', encodeRlp([utxo]), '0xc0', '0xc0', '0xc0', '0x80']);
 
-    const result = await bridgeContract.call({
-      data: hexToBytes(iface.encodeFunctionData('getStateForDebugging').slice(2)),
-      gasLimit: 4_000_000n,
-      caller: new Uint8Array(20),
-      origin: new Uint8Array(20),
-      value: 0n,
-      depth: 0,
-      isStatic: false,
-      callType: 'CALL',
-      localCall: true,
-      block: { number: 1n, timestamp: 1n, coinbase: new Uint8Array(20), minimumGasPrice: 0n, gasLimit: 7_500_000n, difficulty: 1n },
-      headerAt: async () => undefined,
-      state,
-    } satisfies NativeCall);
-    expect(result.error).toBeUndefined();
-    expect(iface.decodeFunctionResult('getStateForDebugging', result.returnValue)[0]).toBe(expected);
+    expect(await callGetter(state, 'getStateForDebugging')).toBe(expected);
   });
 });
 
@@ -156,6 +140,7 @@ describe('getStateFor* with peg-outs pending', () => {
   });
 });
 
+/** Calls the Bridge's getter `name` (no arguments, returns bytes) on `state`; its bytes as hex. */
 async function callGetter(state: MerkleStateManager, name: string): Promise<string> {
   const getter = new Interface([`function ${name}() returns (bytes)`]);
   const result = await bridgeContract.call({

@@ -7,6 +7,7 @@ import { BRIDGE_ADDRESS } from '../../src/chain/base/addresses.js';
 import { BRIDGE_EVENTS, bridgeEventTopic, bridgeLog, type BridgeEventName } from '../../src/chain/native/bridge/events.js';
 import { BridgeStorage } from '../../src/chain/native/bridge/storage.js';
 import { GENESIS_FEDERATION } from '../../src/chain/native/bridge/federation.js';
+import { RIT_BRIDGE_TOPICS } from '../fixtures/rit-bridge-topics.js';
 
 const bytes = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 7 + seed) & 0xff || 1);
 
@@ -47,21 +48,8 @@ describe('the Bridge storage (named values in the Bridge account)', () => {
 });
 
 describe('the Bridge events', () => {
-  // rootstock-integration-tests lib/constants/pegin-constants.js and pegout-constants.js.
-  const RIT: Record<Exclude<BridgeEventName, keyof typeof UNION>, string> = {
-    pegin_btc: '0x44cdc782a38244afd68336ab92a0b39f864d6c0b2a50fa1da58cafc93cd2ae5a',
-    rejected_pegin: '0x708ce1ead20561c5894a93be3fee64b326b2ad6c198f8253e4bb56f1626053d6',
-    unrefundable_pegin: '0x35be155c87e408cbbcb753dc12f95fc5a242a29460a3d7189e807e63d7c185a7',
-    release_request_received: '0x1a4457a4460d48b40c5280955faf8e4685fa73f0866f7d8f573bdd8e64aca5b1',
-    release_request_rejected: '0xb607c3e1fbe6b38cd145b15b837f7b722b199caa60e3057b36c141adee3b75e7',
-    release_requested: '0x7a7c29481528ac8c2b2e93aee658fddd4dc15304fa723a5c2b88514557bcc790',
-    pegout_transaction_created: '0x9ee5d520fd5e6eaea3fd2e3ae4e35e9a9c0fb05c9d8f84b507f287da84b5117c',
-    batch_pegout_created: '0x483d0191cc4e784b04a41f6c4801a0766b43b1fdd0b9e3e6bfdca74e5b05c2eb',
-    pegout_confirmed: '0xc287f602476eeef8a547a3b82e79045c827c51362ff153f728b6d839bad099ef',
-    add_signature: '0x83b6efe3a7d95459577ec9396f5d6f1e486ca2378130e2ba4d98a4da108ca743',
-    release_btc: '0x655929b56d5c5a24f81ee80267d5151b9d680e7e703387999922e9070bc98a02',
-    update_collections: '0x1069152f4f916cbf155ee32a695d92258481944edb5b6fd649718fc1b43e515e',
-  };
+  // rootstock-integration-tests' topics; the type makes the table cover every event but RSKIP502's.
+  const RIT: Record<Exclude<BridgeEventName, keyof typeof UNION>, string> = RIT_BRIDGE_TOPICS;
 
   // RSKIP502's events (rskj BridgeEvents UNION_*): RIT finds them by name through the ABI, so their
   // topics are computed here with ethers from rskj's parameter lists.

@@ -37,6 +37,25 @@ function writeThrough(): MerkleStateManager {
   return new MerkleStateManager({ trie: new MerklePatriciaTrie({ db: new MapDB(), useKeyHashing: true, valueEncoding: ValueEncoding.Bytes }) });
 }
 
+/**
+ * The state manager under test beside its write-through oracle, with every ADDRESSES account in
+ * both; `both` applies one action to the two, the tracked one first.
+ */
+async function withOracle(): Promise<{
+  state: ChangeTrackingStateManager;
+  oracle: MerkleStateManager;
+  both: (act: (s: MerkleStateManager) => Promise<unknown>) => Promise<void>;
+}> {
+  const { state } = tracked();
+  const oracle = writeThrough();
+  const both = async (act: (s: MerkleStateManager) => Promise<unknown>) => {
+    await act(state);
+    await act(oracle);
+  };
+  for (const address of ADDRESSES) await both((s) => s.putAccount(address, new Account(0n, 1000n)));
+  return { state, oracle, both };
+}
+
 /** A random storage value: empty or zero (a delete), short, or a full word. */
 function value(next: (below: number) => number): Uint8Array {
   const kind = next(4);
@@ -49,13 +68,7 @@ describe('ChangeTrackingStateManager: storage writes and the flush', () => {
   for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
     it(`reads and roots as a write-through state manager over random writes, checkpoints and reverts (seed ${seed})`, async () => {
       const next = generator(seed);
-      const { state } = tracked();
-      const oracle = writeThrough();
-      const both = async (act: (s: MerkleStateManager) => Promise<unknown>) => {
-        await act(state);
-        await act(oracle);
-      };
-      for (const address of ADDRESSES) await both((s) => s.putAccount(address, new Account(0n, 1000n)));
+      const { state, oracle, both } = await withOracle();
       let depth = 0;
       for (let step = 0; step < 300; step++) {
         const address = ADDRESSES[next(ADDRESSES.length)]!;
@@ -105,13 +118,7 @@ describe('ChangeTrackingStateManager: storage writes and the flush', () => {
     it(`roots as a write-through state manager when blocks go back to earlier roots, as evm_revert does (seed ${seed})`, async () => {
       // The flush keeps its storage tries across setStateRoot (storageTrieToFlush): each must start from the account's root there.
       const next = generator(seed);
-      const { state } = tracked();
-      const oracle = writeThrough();
-      const both = async (act: (s: MerkleStateManager) => Promise<unknown>) => {
-        await act(state);
-        await act(oracle);
-      };
-      for (const address of ADDRESSES) await both((s) => s.putAccount(address, new Account(0n, 1000n)));
+      const { state, oracle, both } = await withOracle();
       const roots = [await state.getStateRoot()];
       await oracle.getStateRoot();
       for (let block = 0; block < 60; block++) {

@@ -1,0 +1,22 @@
+/** The dashboard as a user drives it in Chromium (playwright-core), for the browser tests that start on a new key's page. */
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** Signs up `email`, logs in through the form, creates a testnet key named `keyName` and opens its page. */
+export async function signUpAndOpenNewKey(page: Page, baseUrl: string, user: { email: string; password: string }, keyName: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/signup`);
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL('**/dashboard/login?created=1');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL('**/dashboard/keys');
+  const form = page.locator('#new-key-form');
+  await form.getByLabel('Name').fill(keyName);
+  await form.getByLabel('Network').selectOption('testnet');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await page.getByRole('link', { name: keyName }).click();
+  await expect.poll(() => page.locator('#key-name').textContent()).toBe(keyName);
+}
