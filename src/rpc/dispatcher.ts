@@ -289,7 +289,7 @@ export function serializeResponse(res: JsonRpcResponse): string {
     if (result instanceof RawJson) return rawSuccessText(res.id, result);
     // Most reads answer a string (a quantity, a hash): the envelope around it is written as text,
     // key for key what JSON.stringify of the object gives, at a third of its cost (issue 25).
-    if (typeof result === 'string') return `{"jsonrpc":"2.0","id":${idText(res.id)},"result":${JSON.stringify(result)}}`;
+    if (typeof result === 'string') return `{"jsonrpc":"2.0","id":${idText(res.id)},"result":${resultJson(result)}}`;
   }
   try {
     return JSON.stringify(res);
@@ -300,6 +300,28 @@ export function serializeResponse(res: JsonRpcResponse): string {
       error: { code: ErrorCode.Internal, message: 'Internal server error: the response could not be serialized' },
     });
   }
+}
+
+/**
+ * Longest string result whose JSON text is kept for the next answer: a 256-bit quantity or a
+ * 32-byte hash (66 characters) fits; a long result (code, call output) is not held on to.
+ */
+const REMEMBERED_RESULT_LENGTH = 80;
+let rememberedResult: string | undefined;
+let rememberedResultJson = '';
+
+/**
+ * A string result's JSON text; the last short one is kept, so a polled value answered as the same
+ * string (format.ts, QuantityMemo) is not escaped again (issue 25).
+ */
+function resultJson(result: string): string {
+  if (result === rememberedResult) return rememberedResultJson;
+  const json = JSON.stringify(result);
+  if (result.length <= REMEMBERED_RESULT_LENGTH) {
+    rememberedResult = result;
+    rememberedResultJson = json;
+  }
+  return json;
 }
 
 /** An id's JSON text (a number JSON.parse gave is finite: its String is its JSON). */

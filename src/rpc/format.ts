@@ -6,6 +6,24 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { RskBlock, RskHeader, LogMatch, ReceiptRecord, TxRecord } from '../chain/index.js';
 
 export const quantity = (n: bigint | number): string => `0x${n.toString(16)}`;
+
+/**
+ * `quantity` of the value asked last, kept: a value polled over and over (the head's number, one
+ * account's balance) is written once and answered as the same string, which the envelope's own
+ * memo (dispatcher.ts, serializeResponse) then recognises without comparing text (issue 25).
+ */
+export class QuantityMemo {
+  private value: bigint | undefined;
+  private text = '';
+
+  of(n: bigint): string {
+    if (n !== this.value) {
+      this.text = quantity(n);
+      this.value = n;
+    }
+    return this.text;
+  }
+}
 export const hex = (bytes: Uint8Array): string => bytesToHex(bytes);
 
 const ZERO_HASH = `0x${'0'.repeat(64)}`;

@@ -24,6 +24,7 @@
  * `field(obj, 'key', decoder)` to read object members with `field "key": ...` prefixed details.
  */
 import { Address, type PrefixedHexString, unprefixedHexToBytes } from '@ethereumjs/util';
+import { hexDigitsToBytes } from '../util/hex.js';
 import { InvalidParams } from './errors.js';
 import type { BlockSelector, BlockTag, CallRequest } from './types.js';
 
@@ -134,6 +135,12 @@ function hexBody(v: unknown, what: string, maxDigits = Infinity, tooLong?: (digi
 }
 
 function fixedBytes(v: unknown, size: number, forWhat: string): Uint8Array {
+  // The common case, `0x` and the right number of digits, is checked and decoded in one pass.
+  if (typeof v === 'string' && v.length === size * 2 + 2 && has0x(v)) {
+    const bytes = hexDigitsToBytes(v, 2);
+    if (bytes === undefined) throw new ParamError('invalid hex string');
+    return bytes;
+  }
   const wrongLength = (digits: number) => `hex string has length ${digits}, want ${size * 2} for ${forWhat}`;
   const body = hexBody(v, 'string', size * 2, wrongLength);
   if (body.length !== size * 2) throw new ParamError(wrongLength(body.length));
@@ -313,8 +320,9 @@ function parseRequireCanonical(v: unknown): boolean {
 export const blockSelector: Decoder<BlockSelector> = makeDecoder('block', (v) => {
   if (typeof v === 'string') {
     if (v.length === 66 && has0x(v)) {
-      if (!HEX_RE.test(v.slice(2))) throw badIdentifier(v);
-      return { hash: unprefixedHexToBytes(v.slice(2)), requireCanonical: false };
+      const hash = hexDigitsToBytes(v, 2);
+      if (hash === undefined) throw badIdentifier(v);
+      return { hash, requireCanonical: false };
     }
     return parseTagOrNumber(v);
   }

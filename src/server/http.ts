@@ -137,7 +137,9 @@ export function apiKeyOf(url: string | undefined): string | undefined {
 }
 
 function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerResponse): void {
-  const chunks: Buffer[] = [];
+  // A read's body arrives in one chunk: an array only for the chunks after it.
+  let first: Buffer | undefined;
+  let more: Buffer[] | undefined;
   let size = 0;
   let tooLarge = false;
   req.on('data', (chunk: Buffer) => {
@@ -150,11 +152,12 @@ function serveRpc(rpc: RpcRoute, key: string, req: IncomingMessage, res: ServerR
       req.resume();
       return;
     }
-    chunks.push(chunk);
+    if (first === undefined) first = chunk;
+    else (more ??= [first]).push(chunk);
   });
   req.on('end', () => {
     if (tooLarge) return;
-    const body = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    const body = more !== undefined ? Buffer.concat(more).toString('utf8') : first === undefined ? '' : first.toString('utf8');
     let result: RpcResult | Promise<RpcResult>;
     try {
       // Node has built req.headers already (ServerResponse reads them): passing them costs nothing.

@@ -104,6 +104,34 @@ describe('per-request path: remembered keys and contexts', () => {
     expect(await call(node.testnetUrl, 'eth_chainId')).toBe('0x1f');
   });
 
+  it('polled values follow every change: the kept texts of a balance, a nonce and the block number (QuantityMemo) never answer an old value', async () => {
+    const node = await start();
+    const provider = new JsonRpcProvider(node.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
+    const wallet = new Wallet(COW.privateKey, provider);
+    const fresh = Wallet.createRandom().address;
+    const balanceOf = (address: string, url = node.testnetUrl) => call(url, 'eth_getBalance', [address, 'latest']);
+    for (let i = 1n; i <= 3n; i++) {
+      const before = { number: await call(node.testnetUrl, 'eth_blockNumber'), cow: await balanceOf(COW.address), nonce: await call(node.testnetUrl, 'eth_getTransactionCount', [COW.address, 'latest']) };
+      // Asked twice in a row: the second answer is the kept text, and must equal the first.
+      expect(await balanceOf(COW.address)).toBe(before.cow);
+      const receipt = await (await wallet.sendTransaction({ to: fresh, value: i, gasPrice: 80_000_000n })).wait();
+      const number = await call(node.testnetUrl, 'eth_blockNumber');
+      expect(BigInt(number)).toBe(BigInt(before.number) + 1n);
+      expect(number).toBe(`0x${receipt!.blockNumber.toString(16)}`);
+      expect(await balanceOf(fresh)).toBe(`0x${((i * (i + 1n)) / 2n).toString(16)}`);
+      expect(BigInt(await balanceOf(COW.address))).toBe(BigInt(before.cow) - i - receipt!.gasUsed * receipt!.gasPrice);
+      expect(await call(node.testnetUrl, 'eth_getTransactionCount', [COW.address, 'latest'])).toBe(`0x${(BigInt(before.nonce) + 1n).toString(16)}`);
+      // The other network's chain did not move: its own number and balances, between this network's polls.
+      expect(await call(node.mainnetUrl, 'eth_blockNumber')).toBe('0x0');
+      expect(await balanceOf(fresh, node.mainnetUrl)).toBe('0x0');
+      expect(await call(node.testnetUrl, 'eth_blockNumber')).toBe(number);
+    }
+    // An absent address reads 0x0, and a param in capitals reads the same account as its lowercase.
+    expect(await balanceOf(Wallet.createRandom().address)).toBe('0x0');
+    expect(await balanceOf(`0x${fresh.slice(2).toUpperCase()}`)).toBe('0x6');
+    provider.destroy();
+  });
+
   it('answers keep their headers: CORS, JSON and the exact length, for synchronous and asynchronous methods alike', async () => {
     const node = await start();
     for (const [method, params] of [

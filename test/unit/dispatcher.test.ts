@@ -406,6 +406,17 @@ describe('serializeResponse: a string result written as text (issue 25)', () => 
   });
 });
 
+describe('serializeResponse: the last short string result kept (issue 25)', () => {
+  it('answers each result, repeated or changed, long or short, as JSON.stringify does', () => {
+    const long = `0x${'ab'.repeat(100)}`;
+    const sequence = ['0x1', '0x1', '0x2', '0x1', 'a "quoted" one', 'a "quoted" one', long, long, '0x1', '', '', '0x' + 'f'.repeat(64), '0x' + 'f'.repeat(64)];
+    sequence.forEach((result, id) => {
+      const res = { jsonrpc: '2.0' as const, id, result };
+      expect(serializeResponse(res)).toBe(JSON.stringify(res));
+    });
+  });
+});
+
 describe('Dispatcher registry', () => {
   it('lists and finds methods', () => {
     const d = makeDispatcher();

@@ -144,7 +144,10 @@ export class HeadState {
   constructor(private readonly trieAt: (stateRoot: Uint8Array) => StateReader) {}
 
   at(stateRoot: Uint8Array): StateView {
-    if (this.view === undefined || !equalsBytes(this.view.stateRoot, stateRoot)) this.view = new StateView(stateRoot, this.readerAt(stateRoot));
+    // The head asks with the very root its view was made for: the identity check spares most reads the byte compare.
+    const view = this.view;
+    if (view !== undefined && (view.stateRoot === stateRoot || equalsBytes(view.stateRoot, stateRoot))) return view;
+    this.view = new StateView(stateRoot, this.readerAt(stateRoot));
     return this.view;
   }
 

@@ -1,7 +1,7 @@
 /** Account state at a block: balance, nonce, code, storage; and execution without a transaction. */
 import { type Account, type Address, bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { method } from '../context.js';
-import { quantity } from '../format.js';
+import { QuantityMemo, quantity } from '../format.js';
 import { revertError } from '../map-error.js';
 import { prefixedHex } from '../../util/hex.js';
 import { address, blockSelector, callRequest, params, storageSlot } from '../params.js';
@@ -52,11 +52,16 @@ async function accountAt(ctx: RpcContext, account: Address, block: BlockSelector
   return (await stateAt(ctx, block)).getAccount(account);
 }
 
+/** Each polled quantity's last text (format.ts): the head's number, a balance, a nonce. */
+const blockNumberText = new QuantityMemo();
+const balanceText = new QuantityMemo();
+const nonceText = new QuantityMemo();
+
 export const ethStateMethods = [
-  method('eth_blockNumber', 'Number of the most recent block.', params([]), (ctx) => quantity(ctx.chain.head.header.number)),
+  method('eth_blockNumber', 'Number of the most recent block.', params([]), (ctx) => blockNumberText.of(ctx.chain.head.header.number)),
   method('eth_getBalance', 'Balance in wei at a block (default latest).', params([address, optionalBlock]), (ctx, [account, block]) => {
     const known = knownAtLatest(ctx, account, block);
-    if (known !== undefined) return quantity(known?.balance ?? 0n);
+    if (known !== undefined) return balanceText.of(known?.balance ?? 0n);
     return accountAt(ctx, account, block).then((read) => quantity(read?.balance ?? 0n));
   }),
   method(
@@ -65,7 +70,7 @@ export const ethStateMethods = [
     params([address, optionalBlock]),
     (ctx, [account, block]) => {
       const known = knownAtLatest(ctx, account, block);
-      if (known !== undefined) return quantity(known?.nonce ?? 0n);
+      if (known !== undefined) return nonceText.of(known?.nonce ?? 0n);
       return accountAt(ctx, account, block).then((read) => quantity(read?.nonce ?? 0n));
     },
   ),
