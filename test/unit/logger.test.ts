@@ -27,3 +27,42 @@ describe('createLogger', () => {
     expect(written.map((l) => l.slice(9))).toEqual(['INFO  shown\n', 'WARN  careful network=testnet\n']);
   });
 });
+
+describe('createLogger, plain messages', () => {
+  it('writes a plain message as formatLine writes the same record: time, level, message', () => {
+    const written: string[] = [];
+    const logger = createLogger('debug', { write: (line) => written.push(line) });
+    const before = Date.now();
+    logger.info('testnet block 7: 1 transaction, gas used 21000, hash 0xab');
+    logger.debug('testnet rpc eth_chainId');
+    const after = Date.now();
+    const possible = (level: number, msg: string) => [before, after].map((time) => formatLine(JSON.stringify({ level, time, msg })));
+    expect(possible(30, 'testnet block 7: 1 transaction, gas used 21000, hash 0xab')).toContain(written[0]);
+    expect(possible(20, 'testnet rpc eth_chainId')).toContain(written[1]);
+  });
+
+  it('keeps printf-like characters and messages with fields as pino gives them', () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    logger.info('100% of %s done');
+    logger.info('state written to %s', 'a.json');
+    logger.info({ file: 'a.json' }, 'state written');
+    expect(written.map((l) => l.slice(9))).toEqual(['INFO  100% of %s done\n', 'INFO  state written to a.json\n', 'INFO  state written file=a.json\n']);
+  });
+
+  it('writes the wall clock of each line, also after the second changes', () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    const first = new Date(2024, 0, 2, 9, 5, 7, 900).getTime();
+    const realNow = Date.now;
+    try {
+      Date.now = () => first;
+      logger.info('one');
+      Date.now = () => first + 200;
+      logger.info('two');
+    } finally {
+      Date.now = realNow;
+    }
+    expect(written).toEqual(['09:05:07 INFO  one\n', '09:05:08 INFO  two\n']);
+  });
+});
