@@ -1,10 +1,16 @@
-/** Turns submitted bytes into a legacy transaction, refusing what RSK refuses (reference 7). */
+/**
+ * Turns submitted bytes into a legacy transaction, refusing what RSK refuses (reference 7). The
+ * sender is recovered once and the hash taken of the bytes as submitted: the transaction answers
+ * both from then on (ethereumjs recomputes the sender's address from its key at every
+ * getSenderAddress, and the hash from a second serialization; intake, the pool checks and runTx ask).
+ */
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import { type LegacyTx, createLegacyTxFromBytesArray } from '@ethereumjs/tx';
-import { bytesToBigInt } from '@ethereumjs/util';
+import { type Address, bytesToBigInt } from '@ethereumjs/util';
 import { rskTxOptions } from '../evm/rsk-common.js';
 import { ChainError } from '../base/errors.js';
+import { keccak256 } from '../base/hash.js';
 import { MAX_INITCODE_SIZE } from './validation.js';
 
 const LEGACY_FIELD_COUNT = 9;
@@ -52,20 +58,29 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, network: s
     throw new ChainError('invalidTransaction', `Invalid signature: v = ${v}`);
   }
   const tx = legacyTransaction(fields, common);
+  let sender: Address;
   try {
-    tx.getSenderAddress();
+    sender = tx.getSenderAddress();
   } catch (err) {
     throw new ChainError('invalidTransaction', `Invalid signature: ${firstLine((err as Error).message)}`);
   }
+  // The bytes are the transaction's canonical RLP (a strict decode of canonical fields), so their
+  // hash is the one ethereumjs would compute from the fields again.
+  const hash = keccak256(raw);
+  tx.getSenderAddress = () => sender;
+  tx.hash = () => hash;
   return tx;
 }
 
-/** Builds the transaction, naming range errors (nonce, gas, init code size) for what they are. */
+/**
+ * Builds the transaction, naming range errors (nonce, gas, init code size) for what they are. Not
+ * frozen, so that decodeRawTransaction can give it the sender and hash it knows.
+ */
 function legacyTransaction(fields: Uint8Array[], common: Common): LegacyTx {
   const isCreation = fields[3]!.length === 0;
   if (isCreation && fields[5]!.length > MAX_INITCODE_SIZE) throw new ChainError('txRejected', "transaction's init code size is invalid");
   try {
-    return createLegacyTxFromBytesArray(fields, rskTxOptions(common));
+    return createLegacyTxFromBytesArray(fields, { ...rskTxOptions(common), freeze: false });
   } catch (err) {
     throw new ChainError('invalidTransaction', `Invalid transaction: ${firstLine((err as Error).message)}`);
   }
