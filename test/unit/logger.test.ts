@@ -1,6 +1,7 @@
 /** formatLine: pino's JSON records as the plain terminal lines the node prints. */
 import { describe, expect, it } from 'vitest';
-import { createLogger, formatLine } from '../../src/logger.js';
+import { pino } from 'pino';
+import { createLogger, formatLine, logLines } from '../../src/logger.js';
 
 const at = (h: number, m: number, s: number) => new Date(2024, 0, 2, h, m, s).getTime();
 
@@ -64,5 +65,27 @@ describe('createLogger, plain messages', () => {
       Date.now = realNow;
     }
     expect(written).toEqual(['09:05:07 INFO  one\n', '09:05:08 INFO  two\n']);
+  });
+});
+
+describe('logLines', () => {
+  it("writes a createLogger logger's lines in one write, each as its own plain line", () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    logLines(logger, 'info', ['testnet block 3: 1 transaction', 'testnet tx 0xab: success']);
+    expect(written).toHaveLength(1);
+    const [first, second] = written[0]!.split('\n');
+    expect(first!.slice(9)).toBe('INFO  testnet block 3: 1 transaction');
+    expect(second!.slice(9)).toBe('INFO  testnet tx 0xab: success');
+    expect(written[0]!.endsWith('success\n')).toBe(true);
+  });
+
+  it('writes nothing below the level, and logs line by line through any other pino logger', () => {
+    const written: string[] = [];
+    logLines(createLogger('warn', { write: (line) => written.push(line) }), 'info', ['hidden']);
+    expect(written).toEqual([]);
+    const other = pino({ base: undefined }, { write: (json: string) => void written.push(JSON.parse(json).msg) });
+    logLines(other, 'info', ['one', 'two']);
+    expect(written).toEqual(['one', 'two']);
   });
 });
