@@ -37,3 +37,12 @@ describe('decodeRawTransaction', () => {
     expect(() => decodeRawTransaction(concatBytes(raw, Uint8Array.of(0)), common, 'regtest')).toThrow(/Invalid input/);
   });
 });
+
+describe('decodeRawTransaction, the object', () => {
+  it('is frozen, as ethereumjs leaves a transaction, so that it caches its data gas', () => {
+    const tx = decodeRawTransaction(raw, common, 'regtest');
+    expect(Object.isFrozen(tx)).toBe(true);
+    expect(tx.getDataGas()).toBe(signed.getDataGas());
+    expect(tx.getIntrinsicGas()).toBe(signed.getIntrinsicGas());
+  });
+});

@@ -69,12 +69,15 @@ export function decodeRawTransaction(raw: Uint8Array, common: Common, network: s
   const hash = keccak256(raw);
   tx.getSenderAddress = () => sender;
   tx.hash = () => hash;
+  // Frozen as ethereumjs freezes it by default: it then caches what it computes (the data gas, asked
+  // at every intrinsic gas check, allocates a BigInt per data byte).
+  Object.freeze(tx);
   return tx;
 }
 
 /**
  * Builds the transaction, naming range errors (nonce, gas, init code size) for what they are. Not
- * frozen, so that decodeRawTransaction can give it the sender and hash it knows.
+ * frozen yet, so that decodeRawTransaction can give it the sender and hash it knows first.
  */
 function legacyTransaction(fields: Uint8Array[], common: Common): LegacyTx {
   const isCreation = fields[3]!.length === 0;
