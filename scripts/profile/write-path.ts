@@ -10,7 +10,7 @@
  *     [--node=--max-semi-space-size=16 ...]   (flags for node itself, before the bin)
  *     [--bin .dist-before/bin/rsk-devnode.js]  (another build, copied inside the checkout)
  *     [--alloc-prof FILE]                      (bytes allocated by function in the window)
- *     [--callgrind DIR]                        (instructions per transfer, all threads; slow: try --count 200)
+ *     [--callgrind DIR]                        (instructions per transfer, main thread and all; slow: try --count 200)
  *     [--plain]                                (no trace flags: their output costs CPU too)
  *     [--cpu-prof DIR] [--heap-prof DIR]       (the node's own profilers; files land in DIR)
  *     [--window-prof FILE]                     (CPU profile of the window only, inclusive time by our function;
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
   const [command, args] =
     values.callgrind === undefined
       ? [process.execPath, nodeCommand]
-      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
+      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', log, inspect.length === 0 ? 'inherit' : log],
@@ -315,8 +315,14 @@ async function main(): Promise<void> {
   console.log(`deoptimized in the window: ${top(deopts)}`);
   console.log(`optimized in the window: ${top(opts)}`);
   if (values.callgrind !== undefined) {
-    const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${child.pid}.1`), 'utf8'));
-    console.log(`instructions per transfer (callgrind, all threads): ${Math.round(Number(summary![1]) / count)}`);
+    // One file per thread (--separate-threads): the main thread is -01. The other threads' count
+    // (TurboFan, GC helpers) swings with how much the JIT compiles inside the window.
+    const byThread = readdirSync(values.callgrind)
+      .filter((name) => name.startsWith(`callgrind.out.${child.pid}.1-`))
+      .map((name) => [name, Number(/^summary: (\d+)/m.exec(readFileSync(join(values.callgrind!, name), 'utf8'))?.[1] ?? 0)] as const);
+    const all = byThread.reduce((sum, [, n]) => sum + n, 0);
+    const main = byThread.find(([name]) => name.endsWith('-01'))?.[1] ?? 0;
+    console.log(`instructions per transfer (callgrind): main thread ${Math.round(main / count)}, all threads ${Math.round(all / count)}`);
   }
   if (cpuProfile !== undefined) {
     writeFileSync(values['window-prof']!, JSON.stringify(cpuProfile));
