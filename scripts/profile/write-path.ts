@@ -10,9 +10,11 @@
  *     [--node=--max-semi-space-size=16 ...]   (flags for node itself, before the bin)
  *     [--bin .dist-before/bin/rsk-devnode.js]  (another build, copied inside the checkout)
  *     [--alloc-prof FILE]                      (bytes allocated by function in the window)
- *     [--callgrind DIR]                        (instructions per transfer, all threads; slow: try --count 200)
+ *     [--callgrind DIR]                        (instructions per transfer, main thread and all; slow: try --count 200)
  *     [--plain]                                (no trace flags: their output costs CPU too)
  *     [--cpu-prof DIR] [--heap-prof DIR]       (the node's own profilers; files land in DIR)
+ *     [--window-prof FILE]                     (CPU profile of the window only, inclusive time by our function;
+ *                                               with --bin dist/cli.js, by source file: the bundle has one file)
  *     [-- --log-level warn ...]                (flags for the bin)
  *
  * Run variants alternately (A B A B): one run says little on a shared machine.
@@ -43,6 +45,8 @@ const CLOCK_TICKS_PER_SECOND = 100;
 const TRACE_SETTLE_MS = 100;
 /** The sampling heap profiler's mean interval: one sample per this many bytes allocated. */
 const ALLOCATION_SAMPLE_BYTES = 16_384;
+/** The window profile's sampling interval (V8's default is 1,000 µs: too few samples per transfer). */
+const WINDOW_SAMPLE_MICROS = 100;
 /** How often the node's output is read for its banner while it starts. */
 const STARTUP_POLL_MS = 20;
 const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
@@ -67,6 +71,11 @@ const { values, positionals } = parseArgs({
     'alloc-prof': { type: 'string' },
     /** Runs the node under valgrind's callgrind, counting only the window: instructions per transfer, all threads. */
     callgrind: { type: 'string' },
+    /**
+     * CPU profile of the window only (the inspector's Profiler, started after the warm-up): written to
+     * this file; prints inclusive and self time per transfer of our functions (file:function) and of the top frames.
+     */
+    'window-prof': { type: 'string' },
     /** Writes the window's trace lines to this file (to read what the counts summarize). */
     'save-trace': { type: 'string' },
   },
@@ -110,6 +119,51 @@ function traceCounts(text: string): { kinds: Map<string, number>; deopts: Map<st
     }
   }
   return { kinds, deopts, opts };
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+/**
+ * Inclusive and self µs per transfer of each frame (function, file) in a CPU profile; a frame counted
+ * once per sample however deep it recurs. Idle and program samples are left out.
+ */
+function profileByFrame(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }, count: number): { inclusive: Map<string, number>; self: Map<string, number>; busy: number } {
+  const parent = new Map<number, number>();
+  const byId = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) {
+    byId.set(node.id, node);
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  }
+  const frame = (node: ProfileNode) => {
+    const { functionName, url } = node.callFrame;
+    const file = url.replace(/^.*\/node_modules\//, 'nm:').replace(/^.*\/dist\//, '');
+    return `${functionName || '(anonymous)'} ${file}`;
+  };
+  const inclusive = new Map<string, number>();
+  const self = new Map<string, number>();
+  let busy = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const micros = profile.timeDeltas[i + 1] ?? 0; // a sample's time is the gap to the next one
+    let node = byId.get(profile.samples[i]!)!;
+    if (node.callFrame.functionName === '(idle)' || node.callFrame.functionName === '(program)') continue;
+    busy += micros;
+    const key = frame(node);
+    self.set(key, (self.get(key) ?? 0) + micros);
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
+      node = byId.get(id)!;
+      const name = frame(node);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
+    }
+  }
+  const perTransfer = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / count]));
+  return { inclusive: perTransfer(inclusive), self: perTransfer(self), busy: busy / count };
 }
 
 interface AllocationNode {
@@ -157,7 +211,7 @@ async function main(): Promise<void> {
     ...(values['heap-prof'] === undefined ? [] : ['--heap-prof', `--heap-prof-dir=${values['heap-prof']}`]),
   ];
   const traces = values.plain ? [] : ['--trace-gc', '--trace-opt', '--trace-deopt'];
-  const inspect = values['alloc-prof'] === undefined ? [] : ['--inspect=127.0.0.1:0'];
+  const inspect = values['alloc-prof'] === undefined && values['window-prof'] === undefined ? [] : ['--inspect=127.0.0.1:0'];
   const nodeArgs = [...traces, ...inspect, ...profilers, ...values.node!];
   // The node's output goes to a file, as in the bench (peers.ts): a pipe would wake this process,
   // the client, at every log line.
@@ -167,7 +221,7 @@ async function main(): Promise<void> {
   const [command, args] =
     values.callgrind === undefined
       ? [process.execPath, nodeCommand]
-      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
+      : ['valgrind', ['--tool=callgrind', '--instr-atstart=no', '--smc-check=all-non-file', '--separate-threads=yes', `--callgrind-out-file=${values.callgrind}/callgrind.out.%p`, process.execPath, ...nodeCommand]];
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ['ignore', log, inspect.length === 0 ? 'inherit' : log],
@@ -216,7 +270,12 @@ async function main(): Promise<void> {
   times.length = 0;
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
   const traceFrom = output().length;
-  await inspector?.call('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLE_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  if (values['alloc-prof'] !== undefined) await inspector!.call('HeapProfiler.startSampling', { samplingInterval: ALLOCATION_SAMPLE_BYTES, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  if (values['window-prof'] !== undefined) {
+    await inspector!.call('Profiler.enable');
+    await inspector!.call('Profiler.setSamplingInterval', { interval: WINDOW_SAMPLE_MICROS });
+    await inspector!.call('Profiler.start');
+  }
   if (values.callgrind !== undefined) execFileSync('callgrind_control', ['-i', 'on', String(child.pid)]);
   const before = cpuByThread(child.pid!);
   const started = performance.now();
@@ -227,7 +286,8 @@ async function main(): Promise<void> {
     execFileSync('callgrind_control', ['-d', String(child.pid)]);
     execFileSync('callgrind_control', ['-i', 'off', String(child.pid)]);
   }
-  const allocation = (await inspector?.call('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } } | undefined;
+  const cpuProfile = values['window-prof'] === undefined ? undefined : ((await inspector!.call('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } }).profile;
+  const allocation = values['alloc-prof'] === undefined ? undefined : (await inspector!.call('HeapProfiler.stopSampling')) as { profile: { head: AllocationNode } } | undefined;
   inspector?.close();
   await new Promise((resolve) => setTimeout(resolve, TRACE_SETTLE_MS));
   const window = output().slice(traceFrom);
@@ -255,8 +315,24 @@ async function main(): Promise<void> {
   console.log(`deoptimized in the window: ${top(deopts)}`);
   console.log(`optimized in the window: ${top(opts)}`);
   if (values.callgrind !== undefined) {
-    const summary = /^summary: (\d+)/m.exec(readFileSync(join(values.callgrind, `callgrind.out.${child.pid}.1`), 'utf8'));
-    console.log(`instructions per transfer (callgrind, all threads): ${Math.round(Number(summary![1]) / count)}`);
+    // One file per thread (--separate-threads): the main thread is -01. The other threads' count
+    // (TurboFan, GC helpers) swings with how much the JIT compiles inside the window.
+    const byThread = readdirSync(values.callgrind)
+      .filter((name) => name.startsWith(`callgrind.out.${child.pid}.1-`))
+      .map((name) => [name, Number(/^summary: (\d+)/m.exec(readFileSync(join(values.callgrind!, name), 'utf8'))?.[1] ?? 0)] as const);
+    const all = byThread.reduce((sum, [, n]) => sum + n, 0);
+    const main = byThread.find(([name]) => name.endsWith('-01'))?.[1] ?? 0;
+    console.log(`instructions per transfer (callgrind): main thread ${Math.round(main / count)}, all threads ${Math.round(all / count)}`);
+  }
+  if (cpuProfile !== undefined) {
+    writeFileSync(values['window-prof']!, JSON.stringify(cpuProfile));
+    const { inclusive, self, busy } = profileByFrame(cpuProfile, count);
+    const rows = (m: Map<string, number>, own: boolean) =>
+      [...m].filter(([k]) => !own || k.endsWith('.js') && !k.includes(' nm:')).sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
+    console.log(`window profile: ${busy.toFixed(0)} µs busy per transfer (sampled main thread); inclusive µs per transfer, our code:`);
+    for (const [name, micros] of rows(inclusive, true)) console.log(`  ${micros.toFixed(1).padStart(7)}  ${name}`);
+    console.log('self µs per transfer, any code:');
+    for (const [name, micros] of rows(self, false)) console.log(`  ${micros.toFixed(1).padStart(7)}  ${name}`);
   }
   if (allocation !== undefined) {
     writeFileSync(values['alloc-prof']!, JSON.stringify(allocation.profile));

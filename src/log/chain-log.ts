@@ -5,14 +5,14 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { Chain, RskBlock, BlockReceipts, ReceiptRecord, TxRecord } from '../chain/index.js';
-import type { Logger } from '../logger.js';
+import { type Logger, logLines } from '../logger.js';
 import { describeRevert } from './revert-reason.js';
 
 /** Logs every block the chain mines from now on; returns the unsubscribe function. */
 export function logMinedBlocks(chain: Chain, logger: Logger): () => void {
   const onBlock = (block: RskBlock, receipts: BlockReceipts) => {
     if (!logger.isLevelEnabled('info')) return;
-    for (const line of blockLines(chain.network, block, receipts.receipts, chain.fork?.remoteRequests)) logger.info(line);
+    logLines(logger, 'info', blockLines(chain.network, block, receipts.receipts, chain.fork?.remoteRequests));
   };
   chain.events.on('block', onBlock);
   return () => void chain.events.off('block', onBlock);

@@ -127,3 +127,13 @@ for (const [name, open] of [['MemoryKv', memory], ['LevelDB', leveldb]] as const
     });
   });
 }
+
+describe('addressIndexOps keys', () => {
+  it('end with the position: block number in 8 bytes and index in 4, big-endian (numbers above 32 bits too)', () => {
+    const number = (1n << 40n) + 0x01020304n;
+    const txs = Array.from({ length: 300 }, (_, i) => ({ from: A, to: B, nonce: BigInt(i) }));
+    const ops = addressIndexOps(block(number, txs).block, block(number, txs).receipts);
+    const last = ops.at(-1)!.key;
+    expect(Buffer.from(last.subarray(last.length - 12)).toString('hex')).toBe('00000100010203040000012b');
+  });
+});

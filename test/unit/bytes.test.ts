@@ -1,8 +1,8 @@
 /** src/chain/base/bytes.ts: the byte helpers the chain's folders share. */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util';
-import { compareBytes, javaInt, lastIndexOf, sha256, sha256d } from '../../src/chain/base/bytes.js';
+import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes, utf8ToBytes } from '@ethereumjs/util';
+import { compareBytes, javaInt, lastIndexOf, sha256, sha256d, unpaddedBytes } from '../../src/chain/base/bytes.js';
 
 describe('lastIndexOf (Collections.lastIndexOfSubList)', () => {
   const tag = utf8ToBytes('RSKBLOCK:');
@@ -65,5 +65,14 @@ describe('javaInt (BigInteger.intValue)', () => {
     expect(javaInt((1n << 32n) + 32n)).toBe(32);
     expect(javaInt(-1n)).toBe(-1);
     expect(javaInt((1n << 256n) - 1n)).toBe(-1);
+  });
+});
+
+describe("unpaddedBytes (@ethereumjs/util's bigIntToUnpaddedBytes without a hex string)", () => {
+  it('gives the library bytes at the byte boundaries, the double limit and above', () => {
+    const values = [0n, 1n, 127n, 128n, 255n, 256n, 65_535n, 65_536n, 60_000_000n, 1_700_000_000n, 2n ** 32n, 2n ** 52n + 1n];
+    values.push(BigInt(Number.MAX_SAFE_INTEGER) - 1n, BigInt(Number.MAX_SAFE_INTEGER), BigInt(Number.MAX_SAFE_INTEGER) + 1n, 2n ** 64n - 1n, 10n ** 30n);
+    for (let shift = 0n; shift < 80n; shift += 7n) values.push((1n << shift) + 3n, (1n << shift) - 1n);
+    for (const value of values) expect(bytesToHex(unpaddedBytes(value)), String(value)).toBe(bytesToHex(bigIntToUnpaddedBytes(value)));
   });
 });

@@ -1,6 +1,7 @@
 /** formatLine: pino's JSON records as the plain terminal lines the node prints. */
 import { describe, expect, it } from 'vitest';
-import { createLogger, formatLine } from '../../src/logger.js';
+import { pino } from 'pino';
+import { createLogger, formatLine, logLines } from '../../src/logger.js';
 
 const at = (h: number, m: number, s: number) => new Date(2024, 0, 2, h, m, s).getTime();
 
@@ -25,5 +26,66 @@ describe('createLogger', () => {
     logger.info('shown');
     logger.warn({ network: 'testnet' }, 'careful');
     expect(written.map((l) => l.slice(9))).toEqual(['INFO  shown\n', 'WARN  careful network=testnet\n']);
+  });
+});
+
+describe('createLogger, plain messages', () => {
+  it('writes a plain message as formatLine writes the same record: time, level, message', () => {
+    const written: string[] = [];
+    const logger = createLogger('debug', { write: (line) => written.push(line) });
+    const before = Date.now();
+    logger.info('testnet block 7: 1 transaction, gas used 21000, hash 0xab');
+    logger.debug('testnet rpc eth_chainId');
+    const after = Date.now();
+    const possible = (level: number, msg: string) => [before, after].map((time) => formatLine(JSON.stringify({ level, time, msg })));
+    expect(possible(30, 'testnet block 7: 1 transaction, gas used 21000, hash 0xab')).toContain(written[0]);
+    expect(possible(20, 'testnet rpc eth_chainId')).toContain(written[1]);
+  });
+
+  it('keeps printf-like characters and messages with fields as pino gives them', () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    logger.info('100% of %s done');
+    logger.info('state written to %s', 'a.json');
+    logger.info({ file: 'a.json' }, 'state written');
+    expect(written.map((l) => l.slice(9))).toEqual(['INFO  100% of %s done\n', 'INFO  state written to a.json\n', 'INFO  state written file=a.json\n']);
+  });
+
+  it('writes the wall clock of each line, also after the second changes', () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    const first = new Date(2024, 0, 2, 9, 5, 7, 900).getTime();
+    const realNow = Date.now;
+    try {
+      Date.now = () => first;
+      logger.info('one');
+      Date.now = () => first + 200;
+      logger.info('two');
+    } finally {
+      Date.now = realNow;
+    }
+    expect(written).toEqual(['09:05:07 INFO  one\n', '09:05:08 INFO  two\n']);
+  });
+});
+
+describe('logLines', () => {
+  it("writes a createLogger logger's lines in one write, each as its own plain line", () => {
+    const written: string[] = [];
+    const logger = createLogger('info', { write: (line) => written.push(line) });
+    logLines(logger, 'info', ['testnet block 3: 1 transaction', 'testnet tx 0xab: success']);
+    expect(written).toHaveLength(1);
+    const [first, second] = written[0]!.split('\n');
+    expect(first!.slice(9)).toBe('INFO  testnet block 3: 1 transaction');
+    expect(second!.slice(9)).toBe('INFO  testnet tx 0xab: success');
+    expect(written[0]!.endsWith('success\n')).toBe(true);
+  });
+
+  it('writes nothing below the level, and logs line by line through any other pino logger', () => {
+    const written: string[] = [];
+    logLines(createLogger('warn', { write: (line) => written.push(line) }), 'info', ['hidden']);
+    expect(written).toEqual([]);
+    const other = pino({ base: undefined }, { write: (json: string) => void written.push(JSON.parse(json).msg) });
+    logLines(other, 'info', ['one', 'two']);
+    expect(written).toEqual(['one', 'two']);
   });
 });

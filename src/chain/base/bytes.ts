@@ -4,6 +4,7 @@
  * not the lexicographic order rskj and bitcoinj sort keys and trie paths by, hence ours.
  */
 import nodeCrypto, { createHash } from 'node:crypto';
+import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 
 /** Where `needle` last starts inside `haystack`, or -1 (Java's Collections.lastIndexOfSubList). */
 export function lastIndexOf(haystack: Uint8Array, needle: Uint8Array): number {
@@ -40,4 +41,26 @@ export function sha256d(data: Uint8Array): Uint8Array {
 /** Java's `BigInteger.intValue()`: the low 32 bits, signed (rskj reads ABI offsets, lengths and indexes this way). */
 export function javaInt(value: bigint): number {
   return Number(BigInt.asIntN(32, value));
+}
+
+/** The largest integer a double holds exactly. */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * @ethereumjs/util's bigIntToUnpaddedBytes (big-endian, no leading zero bytes, 0 as no bytes)
+ * without its hex string: a block's numbers (number, gas, timestamp, prices) fit a double, and
+ * each block encodes them several times (header forms, receipts, the stored block). Larger and
+ * negative values go to the library.
+ */
+export function unpaddedBytes(value: bigint): Uint8Array {
+  if (value < 0n || value > MAX_SAFE) return bigIntToUnpaddedBytes(value);
+  let rest = Number(value);
+  let length = 0;
+  for (let n = rest; n > 0; n = Math.floor(n / 256)) length++;
+  const out = new Uint8Array(length);
+  for (let i = length - 1; i >= 0; i--) {
+    out[i] = rest % 256;
+    rest = Math.floor(rest / 256);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
  * REMASC transaction, and computes roots, bloom and paidFees. Sealing (merged-mining proof and
  * hash) is separate (seal.ts) so that the pending block can be built without it.
  */
-import { Account, Address, type DB, KECCAK256_RLP_ARRAY, createAddressFromString } from '@ethereumjs/util';
+import { Account, Address, type DB, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
 import { Bloom, type VM } from '@ethereumjs/vm';
 import { runTxAs } from './impersonated-run.js';
 import type { RskBlock } from '../records/block.js';
@@ -119,7 +119,7 @@ export async function buildBlock(
       result = await runTxAs(
         vm,
         { tx: candidate.tx, block: execution.contextBlock(context), blockGasUsed: context.gasUsed, skipHardForkValidation: true },
-        createAddressFromString(candidate.sender),
+        new Address(candidate.record.from),
       );
     } catch (err) {
       takeConsoleCalls(vm.evm);

@@ -1,6 +1,7 @@
 /** A sealed RSK block as the chain keeps it, and its stored RLP form. */
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { bytesToBigInt } from '@ethereumjs/util';
+import { unpaddedBytes } from '../base/bytes.js';
 import { type RskHeader, decodeHeaderFields, encodeHeaderFull, headerFullFields } from './header.js';
 import { rlpListLength } from '../base/rlp.js';
 import { type TxRecord, txRecordFromStored } from './transaction.js';
@@ -33,10 +34,10 @@ export function encodeStoredBlock(block: RskBlock): Uint8Array {
   return RLP.encode([
     headerFullFields(block.header),
     block.transactions.map((tx) => [tx.raw, tx.from, tx.hash]),
-    bigIntToUnpaddedBytes(block.totalDifficulty),
+    unpaddedBytes(block.totalDifficulty),
     block.hash,
     block.hashForMergedMining,
-    bigIntToUnpaddedBytes(BigInt(block.size)),
+    unpaddedBytes(BigInt(block.size)),
   ] as never);
 }
 

@@ -11,7 +11,8 @@
  *   counted in the block `size`).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { bytesToBigInt } from '@ethereumjs/util';
+import { unpaddedBytes } from '../base/bytes.js';
 import { keccak256 } from '../base/hash.js';
 
 export interface RskHeader {
@@ -49,15 +50,15 @@ function baseFields(h: RskHeader): Uint8Array[] {
     h.txTrieRoot,
     h.receiptTrieRoot,
     h.logsBloom,
-    bigIntToUnpaddedBytes(h.difficulty),
-    bigIntToUnpaddedBytes(h.number),
-    bigIntToUnpaddedBytes(h.gasLimit),
-    bigIntToUnpaddedBytes(h.gasUsed),
-    bigIntToUnpaddedBytes(h.timestamp),
+    unpaddedBytes(h.difficulty),
+    unpaddedBytes(h.number),
+    unpaddedBytes(h.gasLimit),
+    unpaddedBytes(h.gasUsed),
+    unpaddedBytes(h.timestamp),
     h.extraData,
-    bigIntToUnpaddedBytes(h.paidFees),
-    bigIntToUnpaddedBytes(h.minimumGasPrice),
-    bigIntToUnpaddedBytes(BigInt(h.uncleCount)),
+    unpaddedBytes(h.paidFees),
+    unpaddedBytes(h.minimumGasPrice),
+    unpaddedBytes(BigInt(h.uncleCount)),
     h.ummRoot,
   ];
 }

@@ -5,7 +5,8 @@
  * block and transaction hashes.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { bytesToBigInt } from '@ethereumjs/util';
+import { unpaddedBytes } from '../base/bytes.js';
 
 export interface LogRecord {
   address: Uint8Array;
@@ -34,10 +35,10 @@ type RlpReceipt = [Uint8Array, Uint8Array, Uint8Array, Uint8Array[][], Uint8Arra
 function rskReceiptFields(r: ReceiptRecord): RlpReceipt {
   return [
     EMPTY,
-    bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+    unpaddedBytes(r.cumulativeGasUsed),
     r.logsBloom,
     r.logs.map((log) => [log.address, log.topics, log.data]) as unknown as Uint8Array[][],
-    bigIntToUnpaddedBytes(r.gasUsed),
+    unpaddedBytes(r.gasUsed),
     r.success ? STATUS_SUCCESS : EMPTY,
   ];
 }
@@ -60,7 +61,7 @@ export interface BlockReceipts {
 
 export function encodeBlockReceipts(b: BlockReceipts): Uint8Array {
   const list = b.receipts.map((r, i) => [...rskReceiptFields(r), r.contractAddress ?? EMPTY, b.txHashes[i]!]);
-  return RLP.encode([b.blockHash, bigIntToUnpaddedBytes(b.blockNumber), list] as never);
+  return RLP.encode([b.blockHash, unpaddedBytes(b.blockNumber), list] as never);
 }
 
 /**

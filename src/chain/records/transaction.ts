@@ -4,7 +4,8 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import type { LegacyTx } from '@ethereumjs/tx';
-import { type Address, bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
+import { type Address, bytesToBigInt } from '@ethereumjs/util';
+import { unpaddedBytes } from '../base/bytes.js';
 import { keccak256 } from '../base/hash.js';
 import { REMASC_ADDRESS, ZERO_ADDRESS } from '../base/addresses.js';
 
@@ -78,7 +79,7 @@ function isRemascAddress(to: Uint8Array): boolean {
 export function remascTransaction(blockNumber: bigint): TxRecord {
   const empty = new Uint8Array(0);
   const nonce = blockNumber - 1n;
-  const raw = RLP.encode([bigIntToUnpaddedBytes(nonce), empty, empty, REMASC_ADDRESS, empty, empty, empty, empty, empty]);
+  const raw = RLP.encode([unpaddedBytes(nonce), empty, empty, REMASC_ADDRESS, empty, empty, empty, empty, empty]);
   return {
     hash: keccak256(raw),
     raw,

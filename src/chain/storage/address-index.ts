@@ -32,12 +32,23 @@ export interface ContractCreation {
   creator: Uint8Array;
 }
 
+/**
+ * Written byte by byte: a DataView over a new small array makes V8 move the array off its heap (an
+ * allocation and a copy), for bytes that only go into a key (issue 25).
+ */
 function position(blockNumber: bigint, index: number): Uint8Array {
   const out = new Uint8Array(POSITION_BYTES);
-  const view = new DataView(out.buffer);
-  view.setBigUint64(0, blockNumber);
-  view.setUint32(8, index);
+  writeUint32(out, 0, Number(blockNumber >> 32n));
+  writeUint32(out, 4, Number(blockNumber & 0xffff_ffffn));
+  writeUint32(out, 8, index);
   return out;
+}
+
+function writeUint32(out: Uint8Array, at: number, value: number): void {
+  out[at] = value >>> 24;
+  out[at + 1] = (value >>> 16) & 0xff;
+  out[at + 2] = (value >>> 8) & 0xff;
+  out[at + 3] = value & 0xff;
 }
 
 function positionOf(key: Uint8Array): TxPosition {
