@@ -13,7 +13,7 @@ import { Account, bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes
 import { Interface } from 'ethers';
 import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 import { ANALYSED_CODE_BYTES, LeanEVM } from '../../src/chain/evm/lean-evm.js';
-import { writeWord } from '../../src/chain/evm/mstore.js';
+import { writeWord } from '../../src/chain/evm/words.js';
 import { READS_GAS } from '../../src/chain/evm/lean-run.js';
 import { RSK_CUSTOM_OPCODES } from '../../src/chain/evm/opcodes.js';
 import { Execution } from '../../src/chain/exec/execution.js';
