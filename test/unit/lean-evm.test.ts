@@ -107,6 +107,10 @@ const PROGRAMS: Record<string, string> = {
   // The endless loop above runs out on a static opcode; this one on MSTORE's memory growth.
   'out of gas growing memory after static opcodes': '0x6001600201506001620fffff52',
   'CREATE of a contract, returning its address': '0x69602a60005260206000f3600052600a60166000f060005260206000f3',
+  // After a JUMP (so the lean loop pushes the analysis' values itself), PUSH1..PUSH32 summed, then RETURN.
+  'PUSH1..PUSH32 after the jump analysis, summed': `0x6003565b${Array.from({ length: 32 }, (_, i) => `${(0x60 + i).toString(16)}${'a5'.repeat(i).padStart(2 * (i + 1), '7')}${i === 0 ? '' : '01'}`).join('')}60005260206000f3`,
+  // PUSH32 with only two of its bytes left in the code: the missing ones read as zeros (then STOP).
+  'a PUSH32 cut short by the end of the code, after a jump': '0x6003565b7fabcd',
 };
 const B_CODE = '0x600760025560206000f3';
 
@@ -283,6 +287,15 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
       readers.push(opcode);
     }
     expect(readers.sort()).toEqual([...READS_GAS].sort());
+  });
+
+  it('the stock PUSH does only what the lean loop does in its place after the jump analysis', async () => {
+    const handlers = (await evmOf(LeanEVM) as unknown as { _handlers: Map<number, (...args: unknown[]) => unknown> })._handlers;
+    const push = handlers.get(0x60)!;
+    for (let opcode = 0x61; opcode <= 0x7f; opcode++) expect(handlers.get(opcode)).toBe(push);
+    const source = push.toString();
+    expect(source).toMatch(/if \(\(common\.isActivatedEIP\(6800\) \|\| common\.isActivatedEIP\(7864\)\) &&/);
+    expect(source).toMatch(/if \(!runState\.shouldDoJumpAnalysis\) \{\s*runState\.stack\.push\(runState\.cachedPushes\[runState\.programCounter\]\);\s*runState\.programCounter \+= numToPush;\s*\}/);
   });
 
   it('RETURN ends its frame by calling finish last, so leanRun may stop there without the exception', async () => {
