@@ -304,6 +304,36 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
   });
 });
 
+describe('LeanEVM emits and finds precompiles as the stock EVM does', () => {
+  it('getPrecompile answers the same function for every precompile, and none elsewhere', async () => {
+    const lean = await evmOf(LeanEVM);
+    const stock = await evmOf(EVM);
+    const addresses = [...stock.precompiles.keys()].map((hex) => `0x${hex}` as const);
+    expect(addresses.length).toBeGreaterThan(5);
+    for (const hex of [...addresses, A.toString() as `0x${string}`, '0x0000000000000000000000000000000000000000' as const]) {
+      const expected = stock.getPrecompile(createAddressFromString(hex));
+      expect(lean.getPrecompile(createAddressFromString(hex))).toBe(expected);
+      expect(lean.getPrecompile(hex)).toBe(expected);
+    }
+  });
+
+  it('beforeMessage and afterMessage reach listeners added after the EVM was made, each frame, in order', async () => {
+    const lean = await evmOf(LeanEVM);
+    await install(lean, B, B_CODE);
+    await install(lean, A, PROGRAMS['CALL with value to B, which stores and returns']!);
+    const seen: string[] = [];
+    const call = () => lean.runCall({ caller: CALLER, origin: CALLER, to: A, gasLimit: 200_000n, skipBalance: true });
+    await call();
+    lean.events.on('beforeMessage', (message) => void seen.push(`before ${message.depth}`));
+    lean.events.on('afterMessage', (result, resolve) => {
+      seen.push(`after ${result.execResult.exceptionError?.error ?? 'ok'}`);
+      setImmediate(resolve!);
+    });
+    await call();
+    expect(seen).toEqual(['before 0', 'before 1', 'after ok', 'after ok']);
+  });
+});
+
 describe('MSTORE (evm/mstore.ts)', () => {
   it('writes the same 32 bytes as the stock logic, leaving the bytes around them', () => {
     const words = [0n, 1n, 0xfn, 0xffn, 0x100n, 0xabcn, 2n ** 160n - 1n, 2n ** 255n, 2n ** 256n - 1n, 0x0123456789abcdefn << 100n];
