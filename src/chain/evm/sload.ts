@@ -18,15 +18,24 @@ import { bytesWord, wordBytes } from './words.js';
 const SLOAD = 0x54;
 /** EIPs under which SLOAD's gas depends on more than its base fee (warm/cold slots, witnesses). */
 const DYNAMIC_SLOAD_EIPS = [2929, 6800, 7864];
+/** EIP-7928: block access lists, which record every storage read. */
+const EIP_BLOCK_ACCESS_LISTS = 7928;
 
-/** The stock logic: the slot's value, loaded through the interpreter (EIP-7928 read tracking included). */
-async function sload(runState: RunState): Promise<void> {
-  const key = wordBytes(runState.stack.pop());
-  const value = await runState.interpreter.storageLoad(key);
-  runState.stack.push(bytesWord(value));
+/**
+ * The stock logic: the slot's value from the frame's state manager. `interpreter.storageLoad`, which
+ * the stock logic calls, adds only EIP-7928's read tracking (`tracksReads`) and, as an async
+ * function returning the state manager's promise, two more microtask turns per SLOAD.
+ */
+function sloadLogic(tracksReads: boolean): AddOpcode['logicFunction'] {
+  return async (runState: RunState) => {
+    const key = wordBytes(runState.stack.pop());
+    const value = await (tracksReads ? runState.interpreter.storageLoad(key) : runState.stateManager.getStorage(runState.env.address, key));
+    runState.stack.push(bytesWord(value));
+  };
 }
 
 export function sloadOpcode(common: GasCommon): AddOpcode {
+  const sload = sloadLogic(common.isActivatedEIP(EIP_BLOCK_ACCESS_LISTS));
   if (DYNAMIC_SLOAD_EIPS.some((eip) => common.isActivatedEIP(eip))) return withStockGas(common, SLOAD, sload);
   const info = getOpcodesForHF(common as Parameters<typeof getOpcodesForHF>[0]).opcodes.get(SLOAD);
   if (info === undefined) throw new Error('the EVM has no SLOAD');

@@ -102,9 +102,7 @@ function emptyLayer(): Layer {
 
 const EMPTY = new Uint8Array(0);
 
-const idle = (): never => {
-  throw new Error('an idle call engine has no state to read');
-};
+const idle = (): Promise<never> => Promise.reject(new Error('an idle call engine has no state to read'));
 /** The view of an engine between runs: nothing may read through it. */
 const NO_VIEW: StateReader = { getAccount: idle, getCode: idle, getStorage: idle };
 
@@ -129,7 +127,9 @@ export class CallState implements StateManagerInterface {
     return this.layers[this.layers.length - 1]!;
   }
 
-  async getAccount(address: Address): Promise<Account | undefined> {
+  // The reads are not async functions: one that returns the view's promise would wrap it in another
+  // (two more microtask turns per read), and most reads fall through to the view.
+  getAccount(address: Address): Promise<Account | undefined> {
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const accounts = this.layers[i]!.accounts;
@@ -137,7 +137,7 @@ export class CallState implements StateManagerInterface {
       key ??= address.toString();
       if (accounts.has(key)) {
         const account = accounts.get(key);
-        return account === undefined ? undefined : copyAccount(account);
+        return Promise.resolve(account === undefined ? undefined : copyAccount(account));
       }
     }
     return this.view.getAccount(address);
@@ -169,14 +169,14 @@ export class CallState implements StateManagerInterface {
     await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
   }
 
-  async getCode(address: Address): Promise<Uint8Array> {
+  getCode(address: Address): Promise<Uint8Array> {
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const codes = this.layers[i]!.code;
       if (codes === undefined) continue;
       key ??= address.toString();
       const code = codes.get(key);
-      if (code !== undefined) return code;
+      if (code !== undefined) return Promise.resolve(code);
     }
     return this.view.getCode(address);
   }
@@ -185,7 +185,7 @@ export class CallState implements StateManagerInterface {
     return (await this.getCode(address)).length;
   }
 
-  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+  getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     let owner: string | undefined;
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
@@ -195,9 +195,9 @@ export class CallState implements StateManagerInterface {
       if (storage !== undefined) {
         key ??= `${owner}${bytesToHex(slot)}`;
         const value = storage.get(key);
-        if (value !== undefined) return value;
+        if (value !== undefined) return Promise.resolve(value);
       }
-      if (cleared?.has(owner) === true) return EMPTY;
+      if (cleared?.has(owner) === true) return Promise.resolve(EMPTY);
     }
     return this.view.getStorage(address, slot);
   }
