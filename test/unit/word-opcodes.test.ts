@@ -26,6 +26,12 @@ describe('readWord and readWordPadded (evm/words.ts)', () => {
     for (const bytes of samples) {
       for (let at = 0; at + 32 <= bytes.length; at++) expect(readWord(bytes, at)).toBe(bytesToBigInt(bytes.subarray(at, at + 32)));
     }
+    // Words at the edge of the small (Number) path: six, seven and eight significant bytes.
+    for (const word of [2n ** 48n - 1n, 2n ** 48n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 56n, 2n ** 64n - 1n]) {
+      const bytes = new Uint8Array(40);
+      bytes.set(setLengthLeft(bigIntToBytes(word), 32), 3);
+      expect(readWord(bytes, 3)).toBe(word);
+    }
     // A view into a larger buffer reads from the view's own start.
     const outer = bytesOf(100, 3);
     expect(readWord(outer.subarray(10, 60), 5)).toBe(bytesToBigInt(outer.subarray(15, 47)));
@@ -42,7 +48,7 @@ describe('readWord and readWordPadded (evm/words.ts)', () => {
   });
 
   it('wordBytes and bytesWord convert as setLengthLeft(bigIntToBytes) and bytesToBigInt do', () => {
-    const words = [0n, 1n, 0xffn, 0x100n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 160n - 1n, 2n ** 192n, 2n ** 255n, 2n ** 256n - 1n, 0x0123456789abcdefn << 100n];
+    const words = [0n, 1n, 0xffn, 0x100n, 2n ** 48n - 1n, 2n ** 48n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 56n, 2n ** 64n - 1n, 2n ** 64n, 2n ** 160n - 1n, 2n ** 192n, 2n ** 255n, 2n ** 256n - 1n, 0x0123456789abcdefn << 100n];
     for (const word of words) {
       expect(bytesToHex(wordBytes(word))).toBe(bytesToHex(setLengthLeft(bigIntToBytes(word), 32)));
       const shortest = bigIntToBytes(word);
