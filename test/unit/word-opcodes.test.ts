@@ -123,6 +123,19 @@ describe('CALLDATALOAD, KECCAK256 and MLOAD (evm/word-opcodes.ts, mstore.ts) thr
     expect(BigInt(`0x${result.returnValue.slice(66)}`)).toBe(0n);
   });
 
+  it('MSTORE and MLOAD memory gas: inside memory paid for, growing it, far past it and at 2^255 (out of gas)', async () => {
+    // MSTORE at 0 twice (the second inside paid memory), MLOAD at 0xffff (grows to 2,049 words), RETURN 32 bytes.
+    const grown = await both('0x602a600052602b60005261ffff5160005260206000f3', new Uint8Array(0));
+    expect(grown.gasUsed).toBeGreaterThan(14_000n);
+    expect(grown.error).toBeUndefined();
+    // MSTORE at 2^32 and at 2^255: the charge is more than the call has.
+    expect((await both('0x602a640100000000 52'.replace(' ', ''), new Uint8Array(0))).error).toBe('out of gas');
+    expect((await both(`0x602a${push32('80'.padEnd(64, '0'))}52`, new Uint8Array(0))).error).toBe('out of gas');
+    expect((await both(`0x${push32('80'.padEnd(64, '0'))}51`, new Uint8Array(0))).error).toBe('out of gas');
+    // MLOAD just inside and just past a word already paid for (memory of one word: 0..31).
+    await both('0x602a6000526000516001516020515060206000f3', new Uint8Array(0));
+  });
+
   it('SLOAD of stored slots (values of every length), of an empty slot and of 2^256-1: the stock words and gas', async () => {
     for (const [slot, value] of [...STORED, [3n, 0n] as [bigint, bigint]]) {
       // SLOAD(slot), MSTORE at 0, RETURN 32 bytes.

@@ -1,6 +1,6 @@
 /**
- * MSTORE and MLOAD with the EVM's own gas functions and logic that works on the memory's store
- * directly. MLOAD's stock logic reads its word as a view through `memory.read(…, avoidCopy)`, which
+ * MSTORE and MLOAD with the EVM's own base fees, its memory-expansion charge as a plain (not async)
+ * function, and logic that works on the memory's store directly. MLOAD's stock logic reads its word as a view through `memory.read(…, avoidCopy)`, which
  * evm/frame-pool.ts must treat as a view that may outlive the frame; here it reads the store, and
  * the frame's memory can be reused. MSTORE writes the word's 32 bytes straight into memory
  * (evm/words.ts `writeWord`). The stock logic (opcodes/functions.ts) builds them with
@@ -25,9 +25,39 @@ export function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode
   return { opcode, opcodeName: info.name, baseFee: info.fee, gasFunction: gas, logicFunction: logic };
 }
 
+/** Words up to this are compared with the memory's size as Numbers (exact below 2^53). */
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * The gas function of MLOAD and MSTORE: the stock one's memory expansion charge (`subMemUsage` of
+ * opcodes/util.ts, not exported: words × memoryGas + words² / quadCoefficientDivGas, less what the
+ * frame paid already) as a plain function. The stock one is an async function, so the lean loop
+ * awaited a promise per MLOAD and MSTORE even when memory did not grow (most of them); an access
+ * inside the memory already paid for is answered without BigInt arithmetic.
+ */
+function wordMemoryGas(runState: RunState, gas: bigint, common: GasCommon): bigint {
+  const offset = runState.stack.peek()[0]!;
+  if (offset <= MAX_SAFE && Number(offset) + WORD_BYTES <= Number(runState.memoryWordCount) * WORD_BYTES) return gas;
+  const words = (offset + BigInt(WORD_BYTES) + 31n) / 32n;
+  if (words <= runState.memoryWordCount) return gas;
+  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas');
+  if (cost > runState.highestMemCost) {
+    const paid = runState.highestMemCost;
+    runState.highestMemCost = cost;
+    cost -= paid;
+  }
+  runState.memoryWordCount = words;
+  return gas + cost;
+}
+
+/** `opcode` (MLOAD or MSTORE) for `customOpcodes`: the stock base fee, wordMemoryGas and `logic`. */
+function withWordMemoryGas(common: GasCommon, opcode: number, logic: AddOpcode['logicFunction']): AddOpcode {
+  return { ...withStockGas(common, opcode, logic), gasFunction: wordMemoryGas };
+}
+
 /** MLOAD for `customOpcodes`: the stock logic, reading the store (evm/words.ts) instead of taking a view through `read`. */
 export function mloadOpcode(common: GasCommon): AddOpcode {
-  return withStockGas(common, MLOAD, (runState: RunState) => {
+  return withWordMemoryGas(common, MLOAD, (runState: RunState) => {
     const at = Number(runState.stack.pop());
     const memory = runState.memory;
     memory.extend(at, WORD_BYTES);
@@ -35,9 +65,9 @@ export function mloadOpcode(common: GasCommon): AddOpcode {
   });
 }
 
-/** MSTORE for `customOpcodes`: the EVM's base fee and memory-expansion gas, this file's logic. */
+/** MSTORE for `customOpcodes`: the EVM's base fee, its memory-expansion gas (wordMemoryGas), this file's logic. */
 export function mstoreOpcode(common: GasCommon): AddOpcode {
-  return withStockGas(common, MSTORE, (runState: RunState) => {
+  return withWordMemoryGas(common, MSTORE, (runState: RunState) => {
     const [offset, word] = runState.stack.popN(2) as [bigint, bigint];
     const at = Number(offset);
     // As Memory.write: grow the store (the gas function has charged for it), then write.
