@@ -123,7 +123,7 @@ describe('CALLDATALOAD, KECCAK256 and MLOAD (evm/word-opcodes.ts, mstore.ts) thr
     expect(BigInt(`0x${result.returnValue.slice(66)}`)).toBe(0n);
   });
 
-  it('MSTORE and MLOAD memory gas: inside memory paid for, growing it, far past it and at 2^255 (out of gas)', async () => {
+  it('MSTORE, MLOAD and KECCAK256 memory gas: inside memory paid for, growing it, far past it and at 2^255 (out of gas)', async () => {
     // MSTORE at 0 twice (the second inside paid memory), MLOAD at 0xffff (grows to 2,049 words), RETURN 32 bytes.
     const grown = await both('0x602a600052602b60005261ffff5160005260206000f3', new Uint8Array(0));
     expect(grown.gasUsed).toBeGreaterThan(14_000n);
@@ -132,6 +132,10 @@ describe('CALLDATALOAD, KECCAK256 and MLOAD (evm/word-opcodes.ts, mstore.ts) thr
     expect((await both('0x602a640100000000 52'.replace(' ', ''), new Uint8Array(0))).error).toBe('out of gas');
     expect((await both(`0x602a${push32('80'.padEnd(64, '0'))}52`, new Uint8Array(0))).error).toBe('out of gas');
     expect((await both(`0x${push32('80'.padEnd(64, '0'))}51`, new Uint8Array(0))).error).toBe('out of gas');
+    // KECCAK256 of nothing at 2^255 (no memory charged), of 2^32 bytes (out of gas), of 33 bytes inside and across paid memory.
+    expect((await both(`0x6000${push32('80'.padEnd(64, '0'))}2060005260206000f3`, new Uint8Array(0))).error).toBeUndefined();
+    expect((await both('0x64010000000060002060005260206000f3', new Uint8Array(0))).error).toBe('out of gas');
+    await both('0x602a60405260216000206021601f2060005260406000f3', new Uint8Array(0));
     // MLOAD just inside and just past a word already paid for (memory of one word: 0..31).
     await both('0x602a6000526000516001516020515060206000f3', new Uint8Array(0));
   });

@@ -29,17 +29,18 @@ export function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * The gas function of MLOAD and MSTORE: the stock one's memory expansion charge (`subMemUsage` of
- * opcodes/util.ts, not exported: words × memoryGas + words² / quadCoefficientDivGas, less what the
- * frame paid already) as a plain function. The stock one is an async function, so the lean loop
- * awaited a promise per MLOAD and MSTORE even when memory did not grow (most of them); an access
- * inside the memory already paid for is answered without BigInt arithmetic.
+ * The memory expansion charge of an access to `length` bytes at `offset`: the stock `subMemUsage`
+ * (opcodes/util.ts, not exported: words × memoryGas + words² / quadCoefficientDivGas, less what
+ * the frame paid already), which it also records in the run state. Copied so that gas functions can
+ * be plain functions: the stock MLOAD, MSTORE and KECCAK256 ones are async, so the lean loop
+ * awaited a promise per such opcode even when memory did not grow (most of them). An access inside
+ * the memory already paid for is answered without BigInt arithmetic.
  */
-function wordMemoryGas(runState: RunState, gas: bigint, common: GasCommon): bigint {
-  const offset = runState.stack.peek()[0]!;
-  if (offset <= MAX_SAFE && Number(offset) + WORD_BYTES <= Number(runState.memoryWordCount) * WORD_BYTES) return gas;
-  const words = (offset + BigInt(WORD_BYTES) + 31n) / 32n;
-  if (words <= runState.memoryWordCount) return gas;
+export function memoryGas(runState: RunState, offset: bigint, length: bigint, common: GasCommon): bigint {
+  if (length === 0n) return 0n;
+  if (offset <= MAX_SAFE && length <= MAX_SAFE && Number(offset) + Number(length) <= Number(runState.memoryWordCount) * WORD_BYTES) return 0n;
+  const words = (offset + length + 31n) / 32n;
+  if (words <= runState.memoryWordCount) return 0n;
   let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas');
   if (cost > runState.highestMemCost) {
     const paid = runState.highestMemCost;
@@ -47,7 +48,15 @@ function wordMemoryGas(runState: RunState, gas: bigint, common: GasCommon): bigi
     cost -= paid;
   }
   runState.memoryWordCount = words;
-  return gas + cost;
+  return cost;
+}
+
+const WORD = BigInt(WORD_BYTES);
+
+/** The gas function of MLOAD and MSTORE: the stock one (memory growth for a word at the offset), not async. */
+function wordMemoryGas(runState: RunState, gas: bigint, common: GasCommon): bigint {
+  const cost = memoryGas(runState, runState.stack.peek()[0]!, WORD, common);
+  return cost === 0n ? gas : gas + cost;
 }
 
 /** `opcode` (MLOAD or MSTORE) for `customOpcodes`: the stock base fee, wordMemoryGas and `logic`. */
