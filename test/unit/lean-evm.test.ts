@@ -310,11 +310,22 @@ describe('LeanEVM emits and finds precompiles as the stock EVM does', () => {
     const stock = await evmOf(EVM);
     const addresses = [...stock.precompiles.keys()].map((hex) => `0x${hex}` as const);
     expect(addresses.length).toBeGreaterThan(5);
-    for (const hex of [...addresses, A.toString() as `0x${string}`, '0x0000000000000000000000000000000000000000' as const]) {
+    const others = [A.toString(), '0x0000000000000000000000000000000000000000', '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826', '0x0000000000000000000000000000000000010000'] as `0x${string}`[];
+    for (const hex of [...addresses, ...others]) {
       const expected = stock.getPrecompile(createAddressFromString(hex));
       expect(lean.getPrecompile(createAddressFromString(hex))).toBe(expected);
       expect(lean.getPrecompile(hex)).toBe(expected);
     }
+  });
+
+  it('getPrecompile finds a custom precompile at an address without leading zeros', async () => {
+    const common = createRskCommon(33, 'unit');
+    const address = createAddressFromString('0xff000000000000000000000000000000000000f1');
+    const precompile = () => ({ executionGasUsed: 0n, returnValue: new Uint8Array(0) });
+    const lean = new LeanEVM({ common, stateManager: new MerkleStateManager({ common }), customPrecompiles: [{ address, function: precompile }] });
+    expect(lean.getPrecompile(address)).toBe(precompile);
+    expect(lean.getPrecompile(createAddressFromString('0xfe000000000000000000000000000000000000f1'))).toBeUndefined();
+    expect(lean.getPrecompile(createAddressFromString('0x0000000000000000000000000000000000000001'))).toBeDefined();
   });
 
   it('beforeMessage and afterMessage reach listeners added after the EVM was made, each frame, in order', async () => {

@@ -30,8 +30,9 @@
  * - Each frame's `beforeMessage`/`afterMessage` (and every other) emit ran an async function that
  *   copied the listener list even when there was none (most calls: no tracer, no console.log
  *   observer); with no listener the lean one hands back a settled promise. `getPrecompile`, asked
- *   for every frame's code, keys the precompiles by hex made through Buffer (util/hex.ts) instead
- *   of one string per byte.
+ *   for every frame's code, answers none at once for an address with a non-zero byte where all
+ *   precompile addresses have zeros (every contract's, in practice), else keys the map by hex made
+ *   through Buffer (util/hex.ts) instead of one string per byte.
  *
  * - Frames with `step` listeners (tracing) emit their steps through evm/trace-step.ts, which
  *   copies memory and stack only when a listener reads them; the stock hook copied both per step.
@@ -77,6 +78,7 @@ const CALL_EIPS_LEFT_OUT = [2780, 6800, 7702, 7708, 7864, 7928, 8037];
 
 const EMPTY = new Uint8Array(0);
 const SETTLED: Promise<void> = Promise.resolve();
+const ADDRESS_BYTES = 20;
 /** The stock runInterpreter's default call data. */
 const ZERO_BYTE = Uint8Array.from([0]);
 
@@ -147,8 +149,21 @@ export class LeanEVM extends EVM {
     self._emit = (topic, data) => (this.events.listenerCount(topic as never) === 0 ? SETTLED : emit(topic, data));
   }
 
+  /** The precompile map `precompileZeros` was counted for, and the fewest leading zero bytes of its addresses. */
+  private zerosOf: Map<string, unknown> | undefined;
+  private precompileZeros = 0;
+
   override getPrecompile(address: Address | `0x${string}`): ReturnType<EVM['getPrecompile']> {
-    return typeof address === 'string' ? super.getPrecompile(address) : this.precompiles.get(unprefixedHex(address.bytes));
+    if (typeof address === 'string') return super.getPrecompile(address);
+    const precompiles = this.precompiles;
+    if (this.zerosOf !== precompiles) {
+      this.zerosOf = precompiles;
+      this.precompileZeros = Math.min(ADDRESS_BYTES, ...[...precompiles.keys()].map((hex) => /^(00)*/.exec(hex)![0].length / 2));
+    }
+    // An address with a non-zero byte where every precompile's has zeros (a contract's) is none.
+    const bytes = address.bytes;
+    for (let i = 0; i < this.precompileZeros; i++) if (bytes[i] !== 0) return undefined;
+    return precompiles.get(unprefixedHex(bytes));
   }
 
   /** Code → its analysis, in order of use (a Map keeps insertion order). */
