@@ -14,6 +14,7 @@ import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ExecutionContext } from './context.js';
 import { takeConsoleCalls } from '../console/observer.js';
+import { addressKey } from '../state/address-key.js';
 import { type StateReader, type StateView, copyAccount } from '../state/flat-view.js';
 
 /** Idle engines a chain keeps; more exist only while more runners run at once. */
@@ -134,7 +135,7 @@ export class CallState implements StateManagerInterface {
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const accounts = this.layers[i]!.accounts;
       if (accounts === undefined) continue;
-      key ??= address.toString();
+      key ??= addressKey(address);
       if (accounts.has(key)) {
         const account = accounts.get(key);
         return Promise.resolve(account === undefined ? undefined : copyAccount(account));
@@ -144,11 +145,11 @@ export class CallState implements StateManagerInterface {
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    (this.top.accounts ??= new Map()).set(address.toString(), account === undefined ? undefined : copyAccount(account));
+    (this.top.accounts ??= new Map()).set(addressKey(address), account === undefined ? undefined : copyAccount(account));
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const key = address.toString();
+    const key = addressKey(address);
     const top = this.top;
     (top.accounts ??= new Map()).set(key, undefined);
     (top.code ??= new Map()).set(key, EMPTY);
@@ -165,7 +166,7 @@ export class CallState implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    (this.top.code ??= new Map()).set(address.toString(), value);
+    (this.top.code ??= new Map()).set(addressKey(address), value);
     await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
   }
 
@@ -174,7 +175,7 @@ export class CallState implements StateManagerInterface {
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const codes = this.layers[i]!.code;
       if (codes === undefined) continue;
-      key ??= address.toString();
+      key ??= addressKey(address);
       const code = codes.get(key);
       if (code !== undefined) return Promise.resolve(code);
     }
@@ -191,7 +192,7 @@ export class CallState implements StateManagerInterface {
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const { storage, cleared } = this.layers[i]!;
       if (storage === undefined && cleared === undefined) continue;
-      owner ??= address.toString();
+      owner ??= addressKey(address);
       if (storage !== undefined) {
         key ??= `${owner}${bytesToHex(slot)}`;
         const value = storage.get(key);
@@ -203,11 +204,11 @@ export class CallState implements StateManagerInterface {
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    (this.top.storage ??= new Map()).set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
+    (this.top.storage ??= new Map()).set(`${addressKey(address)}${bytesToHex(slot)}`, unpadBytes(value));
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const owner = address.toString();
+    const owner = addressKey(address);
     const top = this.top;
     if (top.storage !== undefined) for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
     (top.cleared ??= new Set()).add(owner);
