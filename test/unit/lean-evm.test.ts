@@ -13,7 +13,7 @@ import { Account, bigIntToBytes, bytesToHex, createAddressFromString, hexToBytes
 import { Interface } from 'ethers';
 import { createRskCommon } from '../../src/chain/evm/rsk-common.js';
 import { ANALYSED_CODE_BYTES, LeanEVM } from '../../src/chain/evm/lean-evm.js';
-import { writeWord } from '../../src/chain/evm/mstore.js';
+import { writeWord } from '../../src/chain/evm/words.js';
 import { READS_GAS } from '../../src/chain/evm/lean-run.js';
 import { RSK_CUSTOM_OPCODES } from '../../src/chain/evm/opcodes.js';
 import { Execution } from '../../src/chain/exec/execution.js';
@@ -107,6 +107,10 @@ const PROGRAMS: Record<string, string> = {
   // The endless loop above runs out on a static opcode; this one on MSTORE's memory growth.
   'out of gas growing memory after static opcodes': '0x6001600201506001620fffff52',
   'CREATE of a contract, returning its address': '0x69602a60005260206000f3600052600a60166000f060005260206000f3',
+  // After a JUMP (so the lean loop pushes the analysis' values itself), PUSH1..PUSH32 summed, then RETURN.
+  'PUSH1..PUSH32 after the jump analysis, summed': `0x6003565b${Array.from({ length: 32 }, (_, i) => `${(0x60 + i).toString(16)}${'a5'.repeat(i).padStart(2 * (i + 1), '7')}${i === 0 ? '' : '01'}`).join('')}60005260206000f3`,
+  // PUSH32 with only two of its bytes left in the code: the missing ones read as zeros (then STOP).
+  'a PUSH32 cut short by the end of the code, after a jump': '0x6003565b7fabcd',
 };
 const B_CODE = '0x600760025560206000f3';
 
@@ -285,9 +289,59 @@ describe('LeanEVM takes its own path, and the stock one when something observes 
     expect(readers.sort()).toEqual([...READS_GAS].sort());
   });
 
+  it('the stock PUSH does only what the lean loop does in its place after the jump analysis', async () => {
+    const handlers = (await evmOf(LeanEVM) as unknown as { _handlers: Map<number, (...args: unknown[]) => unknown> })._handlers;
+    const push = handlers.get(0x60)!;
+    for (let opcode = 0x61; opcode <= 0x7f; opcode++) expect(handlers.get(opcode)).toBe(push);
+    const source = push.toString();
+    expect(source).toMatch(/if \(\(common\.isActivatedEIP\(6800\) \|\| common\.isActivatedEIP\(7864\)\) &&/);
+    expect(source).toMatch(/if \(!runState\.shouldDoJumpAnalysis\) \{\s*runState\.stack\.push\(runState\.cachedPushes\[runState\.programCounter\]\);\s*runState\.programCounter \+= numToPush;\s*\}/);
+  });
+
   it('RETURN ends its frame by calling finish last, so leanRun may stop there without the exception', async () => {
     const handlers = (await evmOf(LeanEVM) as unknown as { _handlers: Map<number, (...args: unknown[]) => unknown> })._handlers;
     expect(handlers.get(0xf3)!.toString()).toMatch(/runState\.interpreter\.finish\(returnData\);\s*\}$/);
+  });
+});
+
+describe('LeanEVM emits and finds precompiles as the stock EVM does', () => {
+  it('getPrecompile answers the same function for every precompile, and none elsewhere', async () => {
+    const lean = await evmOf(LeanEVM);
+    const stock = await evmOf(EVM);
+    const addresses = [...stock.precompiles.keys()].map((hex) => `0x${hex}` as const);
+    expect(addresses.length).toBeGreaterThan(5);
+    const others = [A.toString(), '0x0000000000000000000000000000000000000000', '0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826', '0x0000000000000000000000000000000000010000'] as `0x${string}`[];
+    for (const hex of [...addresses, ...others]) {
+      const expected = stock.getPrecompile(createAddressFromString(hex));
+      expect(lean.getPrecompile(createAddressFromString(hex))).toBe(expected);
+      expect(lean.getPrecompile(hex)).toBe(expected);
+    }
+  });
+
+  it('getPrecompile finds a custom precompile at an address without leading zeros', async () => {
+    const common = createRskCommon(33, 'unit');
+    const address = createAddressFromString('0xff000000000000000000000000000000000000f1');
+    const precompile = () => ({ executionGasUsed: 0n, returnValue: new Uint8Array(0) });
+    const lean = new LeanEVM({ common, stateManager: new MerkleStateManager({ common }), customPrecompiles: [{ address, function: precompile }] });
+    expect(lean.getPrecompile(address)).toBe(precompile);
+    expect(lean.getPrecompile(createAddressFromString('0xfe000000000000000000000000000000000000f1'))).toBeUndefined();
+    expect(lean.getPrecompile(createAddressFromString('0x0000000000000000000000000000000000000001'))).toBeDefined();
+  });
+
+  it('beforeMessage and afterMessage reach listeners added after the EVM was made, each frame, in order', async () => {
+    const lean = await evmOf(LeanEVM);
+    await install(lean, B, B_CODE);
+    await install(lean, A, PROGRAMS['CALL with value to B, which stores and returns']!);
+    const seen: string[] = [];
+    const call = () => lean.runCall({ caller: CALLER, origin: CALLER, to: A, gasLimit: 200_000n, skipBalance: true });
+    await call();
+    lean.events.on('beforeMessage', (message) => void seen.push(`before ${message.depth}`));
+    lean.events.on('afterMessage', (result, resolve) => {
+      seen.push(`after ${result.execResult.exceptionError?.error ?? 'ok'}`);
+      setImmediate(resolve!);
+    });
+    await call();
+    expect(seen).toEqual(['before 0', 'before 1', 'after ok', 'after ok']);
   });
 });
 

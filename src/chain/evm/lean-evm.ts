@@ -27,6 +27,13 @@
  *   the transfer wrote it since (the caller's debit comes before the read, so a call to itself
  *   sees it), and the stock state managers keep copies of what they are given, never the object.
  *
+ * - Each frame's `beforeMessage`/`afterMessage` (and every other) emit ran an async function that
+ *   copied the listener list even when there was none (most calls: no tracer, no console.log
+ *   observer); with no listener the lean one hands back a settled promise. `getPrecompile`, asked
+ *   for every frame's code, answers none at once for an address with a non-zero byte where all
+ *   precompile addresses have zeros (every contract's, in practice), else keys the map by hex made
+ *   through Buffer (util/hex.ts) instead of one string per byte.
+ *
  * - Frames with `step` listeners (tracing) emit their steps through evm/trace-step.ts, which
  *   copies memory and stack only when a listener reads them; the stock hook copied both per step.
  *
@@ -38,8 +45,9 @@
  * check. Frames the stock loop runs (traced ones) get the check with each step (checkedStep,
  * evm/deadline.ts).
  */
-import { EVM, EVMError, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
-import { Account, createZeroAddress } from '@ethereumjs/util';
+import { EVM, EVMError, type EVMOpts, type EVMResult, type ExecResult, Message } from '@ethereumjs/evm';
+import { Account, type Address, createZeroAddress } from '@ethereumjs/util';
+import { unprefixedHex } from '../../util/hex.js';
 import { TRACED_STEP_WEIGHT, stepCheck, stepsToCheck } from './deadline.js';
 import { FramePool } from './frame-pool.js';
 import { leanRun, leanRunAllowed } from './lean-run.js';
@@ -58,6 +66,8 @@ type Env = Interpreter['_env'];
 type InterpreterOpts = NonNullable<Parameters<Interpreter['run']>[1]>;
 type Analysis = ReturnType<Interpreter['_getValidJumpDestinations']>;
 type MessageWithTo = Parameters<EVM['_addToBalance']>[1];
+/** The EVM's protected `_emit`: awaits each listener of `topic` in turn. */
+type Emit = (topic: string, data: unknown) => Promise<void>;
 
 /**
  * EIPs whose steps the lean `_executeCall` leaves out (Verkle/binary-tree witnesses, 2780 state
@@ -67,6 +77,8 @@ type MessageWithTo = Parameters<EVM['_addToBalance']>[1];
 const CALL_EIPS_LEFT_OUT = [2780, 6800, 7702, 7708, 7864, 7928, 8037];
 
 const EMPTY = new Uint8Array(0);
+const SETTLED: Promise<void> = Promise.resolve();
+const ADDRESS_BYTES = 20;
 /** The stock runInterpreter's default call data. */
 const ZERO_BYTE = Uint8Array.from([0]);
 
@@ -130,6 +142,30 @@ function setFrameResult(interpreter: Interpreter, message: Message): void {
 }
 
 export class LeanEVM extends EVM {
+  constructor(opts: EVMOpts) {
+    super(opts);
+    const self = this as unknown as { _emit: Emit };
+    const emit = self._emit;
+    self._emit = (topic, data) => (this.events.listenerCount(topic as never) === 0 ? SETTLED : emit(topic, data));
+  }
+
+  /** The precompile map `precompileZeros` was counted for, and the fewest leading zero bytes of its addresses. */
+  private zerosOf: Map<string, unknown> | undefined;
+  private precompileZeros = 0;
+
+  override getPrecompile(address: Address | `0x${string}`): ReturnType<EVM['getPrecompile']> {
+    if (typeof address === 'string') return super.getPrecompile(address);
+    const precompiles = this.precompiles;
+    if (this.zerosOf !== precompiles) {
+      this.zerosOf = precompiles;
+      this.precompileZeros = Math.min(ADDRESS_BYTES, ...[...precompiles.keys()].map((hex) => /^(00)*/.exec(hex)![0].length / 2));
+    }
+    // An address with a non-zero byte where every precompile's has zeros (a contract's) is none.
+    const bytes = address.bytes;
+    for (let i = 0; i < this.precompileZeros; i++) if (bytes[i] !== 0) return undefined;
+    return precompiles.get(unprefixedHex(bytes));
+  }
+
   /** Code → its analysis, in order of use (a Map keeps insertion order). */
   private readonly analyses = new Map<Uint8Array, Analysis>();
   private analysedBytes = 0;

@@ -14,6 +14,7 @@ import { Account, type Address, bytesToHex, unpadBytes } from '@ethereumjs/util'
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import type { ExecutionContext } from './context.js';
 import { takeConsoleCalls } from '../console/observer.js';
+import { addressKey } from '../state/address-key.js';
 import { type StateReader, type StateView, copyAccount } from '../state/flat-view.js';
 
 /** Idle engines a chain keeps; more exist only while more runners run at once. */
@@ -102,9 +103,7 @@ function emptyLayer(): Layer {
 
 const EMPTY = new Uint8Array(0);
 
-const idle = (): never => {
-  throw new Error('an idle call engine has no state to read');
-};
+const idle = (): Promise<never> => Promise.reject(new Error('an idle call engine has no state to read'));
 /** The view of an engine between runs: nothing may read through it. */
 const NO_VIEW: StateReader = { getAccount: idle, getCode: idle, getStorage: idle };
 
@@ -129,26 +128,28 @@ export class CallState implements StateManagerInterface {
     return this.layers[this.layers.length - 1]!;
   }
 
-  async getAccount(address: Address): Promise<Account | undefined> {
+  // The reads are not async functions: one that returns the view's promise would wrap it in another
+  // (two more microtask turns per read), and most reads fall through to the view.
+  getAccount(address: Address): Promise<Account | undefined> {
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const accounts = this.layers[i]!.accounts;
       if (accounts === undefined) continue;
-      key ??= address.toString();
+      key ??= addressKey(address);
       if (accounts.has(key)) {
         const account = accounts.get(key);
-        return account === undefined ? undefined : copyAccount(account);
+        return Promise.resolve(account === undefined ? undefined : copyAccount(account));
       }
     }
     return this.view.getAccount(address);
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    (this.top.accounts ??= new Map()).set(address.toString(), account === undefined ? undefined : copyAccount(account));
+    (this.top.accounts ??= new Map()).set(addressKey(address), account === undefined ? undefined : copyAccount(account));
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    const key = address.toString();
+    const key = addressKey(address);
     const top = this.top;
     (top.accounts ??= new Map()).set(key, undefined);
     (top.code ??= new Map()).set(key, EMPTY);
@@ -165,18 +166,18 @@ export class CallState implements StateManagerInterface {
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    (this.top.code ??= new Map()).set(address.toString(), value);
+    (this.top.code ??= new Map()).set(addressKey(address), value);
     await this.modifyAccountFields(address, { codeHash: keccak_256(value) });
   }
 
-  async getCode(address: Address): Promise<Uint8Array> {
+  getCode(address: Address): Promise<Uint8Array> {
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const codes = this.layers[i]!.code;
       if (codes === undefined) continue;
-      key ??= address.toString();
+      key ??= addressKey(address);
       const code = codes.get(key);
-      if (code !== undefined) return code;
+      if (code !== undefined) return Promise.resolve(code);
     }
     return this.view.getCode(address);
   }
@@ -185,29 +186,29 @@ export class CallState implements StateManagerInterface {
     return (await this.getCode(address)).length;
   }
 
-  async getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
+  getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array> {
     let owner: string | undefined;
     let key: string | undefined;
     for (let i = this.layers.length - 1; i >= 0; i--) {
       const { storage, cleared } = this.layers[i]!;
       if (storage === undefined && cleared === undefined) continue;
-      owner ??= address.toString();
+      owner ??= addressKey(address);
       if (storage !== undefined) {
         key ??= `${owner}${bytesToHex(slot)}`;
         const value = storage.get(key);
-        if (value !== undefined) return value;
+        if (value !== undefined) return Promise.resolve(value);
       }
-      if (cleared?.has(owner) === true) return EMPTY;
+      if (cleared?.has(owner) === true) return Promise.resolve(EMPTY);
     }
     return this.view.getStorage(address, slot);
   }
 
   async putStorage(address: Address, slot: Uint8Array, value: Uint8Array): Promise<void> {
-    (this.top.storage ??= new Map()).set(`${address.toString()}${bytesToHex(slot)}`, unpadBytes(value));
+    (this.top.storage ??= new Map()).set(`${addressKey(address)}${bytesToHex(slot)}`, unpadBytes(value));
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const owner = address.toString();
+    const owner = addressKey(address);
     const top = this.top;
     if (top.storage !== undefined) for (const key of top.storage.keys()) if (key.startsWith(owner)) top.storage.delete(key);
     (top.cleared ??= new Set()).add(owner);

@@ -13,6 +13,7 @@ import { rskCallOpcodes } from '../evm/call-gas.js';
 import { LeanEVM } from '../evm/lean-evm.js';
 import { mloadOpcode, mstoreOpcode } from '../evm/mstore.js';
 import { calldataloadOpcode, keccak256Opcode } from '../evm/word-opcodes.js';
+import { sloadOpcode } from '../evm/sload.js';
 import { rskPrecompiles } from '../evm/precompiles.js';
 import type { CustomOpcode, CustomPrecompile } from '../evm/types.js';
 import type { BlockLookup } from './context.js';
@@ -49,7 +50,7 @@ export class EvmRuntime {
     // The EVM's gas parameters, which createEVM would load into the Common anyway; the custom
     // opcodes read them once here, before any EVM exists.
     common.updateParams(paramsEVM);
-    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mloadOpcode(common), mstoreOpcode(common), calldataloadOpcode(common), keccak256Opcode(common)];
+    this.customOpcodes = [...RSK_CUSTOM_OPCODES, ...rskCallOpcodes(common), mloadOpcode(common), mstoreOpcode(common), calldataloadOpcode(common), keccak256Opcode(common), sloadOpcode(common)];
     this.customPrecompiles = [...rskPrecompiles(common), ...nativePrecompiles({ blockAt: blocks, remote, btc }, NATIVE_CONTRACTS)];
   }
 

@@ -13,6 +13,7 @@
  */
 import { Account, type Address, equalsBytes } from '@ethereumjs/util';
 import { Lru } from '../../util/lru.js';
+import { addressKey } from './address-key.js';
 import { type StateChanges, slotKey } from './tracking-state-manager.js';
 
 /**
@@ -54,7 +55,7 @@ export class StateView implements StateReader {
   ) {}
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const key = address.toString();
+    const key = addressKey(address);
     const cached = this.entries.get(key) as Account | undefined;
     if (cached !== undefined) return copyAccount(cached);
     if (this.absent.get(key) !== undefined) return undefined;
@@ -69,13 +70,13 @@ export class StateView implements StateReader {
    * must not change), null when the account is absent, undefined when the view has not read it.
    */
   known(address: Address): Account | null | undefined {
-    const key = address.toString();
+    const key = addressKey(address);
     return (this.entries.get(key) as Account | undefined) ?? (this.absent.get(key) === undefined ? undefined : null);
   }
 
   /** The code at `address`; the same bytes object for every read, which callers must not change. */
   async getCode(address: Address): Promise<Uint8Array> {
-    const key = address.toString();
+    const key = addressKey(address);
     const cached = this.codes.get(key);
     if (cached !== undefined) return cached;
     const code = await this.trie.getCode(address);
