@@ -7,7 +7,7 @@
  * encodeRskReceipt 111 ms, remascTransaction 102 ms of compiler-thread time, measured with
  * --trace-opt). That compiler thread took ~1.6 ms of CPU per sequential transfer, on a second core
  * the client needs too. Half the cumulative budget: ~25% less compiler CPU per transfer and no
- * more main-thread CPU (scripts/profile/write-path.ts, alternating runs; docs/pending/write-gap.md).
+ * more main-thread CPU (scripts/profile/write-path.ts, alternating runs; docs/decisions.md, "The CLI halves TurboFan's inlining budget").
  * V8 reads the flag at each compile, so setting it at start-up takes effect. Only the CLI sets it:
  * a library user's process keeps its own V8 settings.
  */

@@ -9,6 +9,7 @@
  * eth_call it was the largest allocation left per call after the frame setup (evm/lean-evm.ts).
  */
 import { getOpcodesForHF } from '@ethereumjs/evm';
+import { memoryExpansionCost } from './memory.js';
 import type { AddOpcode, GasCommon, RunState } from './types.js';
 import { readWord, writeWord } from './words.js';
 
@@ -29,26 +30,16 @@ export function withStockGas(common: GasCommon, opcode: number, logic: AddOpcode
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * The memory expansion charge of an access to `length` bytes at `offset`: the stock `subMemUsage`
- * (opcodes/util.ts, not exported: words × memoryGas + words² / quadCoefficientDivGas, less what
- * the frame paid already), which it also records in the run state. Copied so that gas functions can
- * be plain functions: the stock MLOAD, MSTORE and KECCAK256 ones are async, so the lean loop
+ * The memory expansion charge of an access to `length` bytes at `offset` (memory.ts's copy of the
+ * stock `subMemUsage`), which it also records in the run state. A plain function so that gas
+ * functions can be plain: the stock MLOAD, MSTORE and KECCAK256 ones are async, so the lean loop
  * awaited a promise per such opcode even when memory did not grow (most of them). An access inside
  * the memory already paid for is answered without BigInt arithmetic.
  */
 export function memoryGas(runState: RunState, offset: bigint, length: bigint, common: GasCommon): bigint {
   if (length === 0n) return 0n;
   if (offset <= MAX_SAFE && length <= MAX_SAFE && Number(offset) + Number(length) <= Number(runState.memoryWordCount) * WORD_BYTES) return 0n;
-  const words = (offset + length + 31n) / 32n;
-  if (words <= runState.memoryWordCount) return 0n;
-  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas');
-  if (cost > runState.highestMemCost) {
-    const paid = runState.highestMemCost;
-    runState.highestMemCost = cost;
-    cost -= paid;
-  }
-  runState.memoryWordCount = words;
-  return cost;
+  return memoryExpansionCost(runState, offset, length, common.param('memoryGas'), common.param('quadCoefficientDivGas'));
 }
 
 const WORD = BigInt(WORD_BYTES);
