@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
-import { type BlockReceipts, type ReceiptRecord, compactBlockReceipts, decodeBlockReceipts, encodeBlockReceipts, encodeBlockRskReceipts, encodeRskReceipt } from '../../src/chain/records/receipt.js';
+import { type BlockReceipts, type ReceiptRecord, compactBlockReceipts, decodeBlockReceipts, encodeBlockReceipts, encodeRskReceipt } from '../../src/chain/records/receipt.js';
 
 const filled = (length: number, byte: number) => new Uint8Array(length).fill(byte);
 const EMPTY = new Uint8Array(0);
@@ -140,58 +139,5 @@ describe('encodeRskReceipt', () => {
 
   it('does not carry the contract address', () => {
     expect(encodeRskReceipt(deployment)).toEqual(encodeRskReceipt({ ...deployment, contractAddress: undefined }));
-  });
-});
-
-describe('the stored form spliced from the trie form (issue 25: receipts encoded once per block)', () => {
-  // The encoders before the splice: each form encoded from the records' fields.
-  const rawFields = (r: ReceiptRecord) => [
-    EMPTY,
-    bigIntToUnpaddedBytes(r.cumulativeGasUsed),
-    r.logsBloom,
-    r.logs.map((l) => [l.address, l.topics, l.data]),
-    bigIntToUnpaddedBytes(r.gasUsed),
-    r.success ? Uint8Array.of(1) : EMPTY,
-  ];
-  const formerRaw = (r: ReceiptRecord) => RLP.encode(rawFields(r) as never);
-  const formerStored = (b: BlockReceipts) =>
-    RLP.encode([b.blockHash, bigIntToUnpaddedBytes(b.blockNumber), b.receipts.map((r, i) => [...rawFields(r), r.contractAddress ?? EMPTY, b.txHashes[i]!])] as never);
-
-  let seed = 25;
-  const next = (bound: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % bound;
-  const bytes = (length: number) => Uint8Array.from({ length }, () => next(256));
-  // Lengths around RLP's boundaries: one byte (below and above 0x80), 55/56 bytes, 256+ bytes.
-  const LENGTHS = [0, 1, 1, 2, 20, 32, 55, 56, 57, 300];
-  const randomReceipt = (): ReceiptRecord => ({
-    success: next(2) === 0,
-    cumulativeGasUsed: BigInt(next(2 ** 30)) * BigInt(next(3) === 0 ? 2 ** 24 : 1),
-    gasUsed: BigInt(next(3) === 0 ? 0 : next(2 ** 24)),
-    logsBloom: bytes(256),
-    logs: Array.from({ length: next(3) === 0 ? next(40) : next(4) }, () => ({
-      address: bytes(20),
-      topics: Array.from({ length: next(5) }, () => bytes(32)),
-      data: bytes(LENGTHS[next(LENGTHS.length)]!),
-    })),
-    contractAddress: next(3) === 0 ? bytes(20) : undefined,
-  });
-  const randomBlock = (): BlockReceipts => {
-    const receipts = Array.from({ length: next(6) }, randomReceipt);
-    return { blockHash: bytes(32), blockNumber: BigInt(next(2 ** 31)) * BigInt(next(2) === 0 ? 1 : 2 ** 20), txHashes: receipts.map(() => bytes(32)), receipts };
-  };
-
-  it('gives the former bytes of both forms on randomized blocks, with and without the trie encodings first', () => {
-    for (let round = 0; round < 300; round++) {
-      const block = randomBlock();
-      const stored = formerStored(block);
-      if (round % 2 === 0) {
-        const raws = encodeBlockRskReceipts(block.receipts);
-        expect(raws.map(bytesToHex)).toEqual(block.receipts.map((r) => bytesToHex(formerRaw(r))));
-      } else if (round % 3 === 0) {
-        // Another block built last (its encodings kept): this block's own receipts are encoded.
-        encodeBlockRskReceipts(randomBlock().receipts);
-      }
-      expect(bytesToHex(encodeBlockReceipts(block))).toBe(bytesToHex(stored));
-      expect(decodeBlockReceipts(encodeBlockReceipts(block)).receipts.length).toBe(block.receipts.length);
-    }
   });
 });

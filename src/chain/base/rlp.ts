@@ -51,29 +51,6 @@ export function rlpListLength(payloadLength: number): number {
   return headerLength(payloadLength) + payloadLength;
 }
 
-/**
- * A writer over items already encoded (records that splice one encoding into another, e.g. a
- * receipt's trie form into its stored form): the encoded length of a byte string, and writers of
- * a byte string and of a list's header at `at`, each answering where it ends.
- */
-export function rlpBytesLength(bytes: Uint8Array): number {
-  return measure(bytes);
-}
-
-export function writeRlpBytes(out: Uint8Array, at: number, bytes: Uint8Array): number {
-  return write(bytes, out, at);
-}
-
-export function writeRlpListHeader(out: Uint8Array, at: number, payloadLength: number): number {
-  return writeHeader(out, at, 0xc0, payloadLength);
-}
-
-/** Where the payload of the list encoded at the start of `encoded` begins. */
-export function rlpListPayloadStart(encoded: Uint8Array): number {
-  const first = encoded[0]!;
-  return first <= 0xf7 ? 1 : 1 + first - 0xf7;
-}
-
 /** The length of the prefix of a string or list whose content is `length` bytes long. */
 function headerLength(length: number): number {
   if (length < 56) return 1;

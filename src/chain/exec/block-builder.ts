@@ -14,7 +14,7 @@ import type { RskHeader } from '../records/header.js';
 import type { PoolTx } from '../pool/mempool.js';
 import { processMinersFees } from '../native/remasc/index.js';
 import { orderedTrieRoot } from '../state/ordered-trie.js';
-import { type ReceiptRecord, encodeBlockRskReceipts } from '../records/receipt.js';
+import { type ReceiptRecord, encodeRskReceipt } from '../records/receipt.js';
 import { type TxRecord, remascTransaction } from '../records/transaction.js';
 import { type ConsoleCalls, NO_CALLS, takeConsoleCalls } from '../console/observer.js';
 import type { ChangeTrackingStateManager, StateChanges } from '../state/tracking-state-manager.js';
@@ -190,7 +190,7 @@ export async function buildBlock(
     coinbase: template.coinbase,
     stateRoot,
     txTrieRoot: orderedTrieRoot(transactions.map((tx) => tx.raw)),
-    receiptTrieRoot: orderedTrieRoot(encodeBlockRskReceipts(receipts)),
+    receiptTrieRoot: orderedTrieRoot(receipts.map(encodeRskReceipt)),
     logsBloom,
     difficulty: template.difficulty,
     number,

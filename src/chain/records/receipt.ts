@@ -7,7 +7,6 @@
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt } from '@ethereumjs/util';
 import { unpaddedBytes } from '../base/bytes.js';
-import { rlpBytesLength, rlpListLength, rlpListPayloadStart, writeRlpBytes, writeRlpListHeader } from '../base/rlp.js';
 
 export interface LogRecord {
   address: Uint8Array;
@@ -50,29 +49,6 @@ export function encodeRskReceipt(r: ReceiptRecord): Uint8Array {
 }
 
 /**
- * The raw receipts of a block being built, for its receipt trie. The last block's encodings are
- * kept until that block is stored (encodeBlockReceipts), which splices them instead of encoding
- * each receipt a second time (issue 25). One slot, matched by the receipts' identity, not a
- * WeakMap: its entries cost about what the second encoding did. Receipts are never changed once
- * built (compactBlockReceipts moves their bytes, not their values).
- */
-export function encodeBlockRskReceipts(receipts: ReceiptRecord[]): Uint8Array[] {
-  const encoded = receipts.map(encodeRskReceipt);
-  lastBuilt = { receipts: [...receipts], encoded };
-  return encoded;
-}
-
-let lastBuilt: { receipts: ReceiptRecord[]; encoded: Uint8Array[] } | undefined;
-
-/** The raw encodings of these receipts if they are the last block's built (and forgets them), else undefined. */
-function takeBuiltEncodings(receipts: ReceiptRecord[]): Uint8Array[] | undefined {
-  const built = lastBuilt;
-  if (built === undefined || built.receipts.length !== receipts.length || !built.receipts.every((r, i) => r === receipts[i])) return undefined;
-  lastBuilt = undefined;
-  return built.encoded;
-}
-
-/**
  * A block's receipts as stored: with the block's hash and number and each transaction's hash, so
  * that log queries read this one record per block and never decode the block itself.
  */
@@ -83,39 +59,9 @@ export interface BlockReceipts {
   receipts: ReceiptRecord[];
 }
 
-/**
- * RLP [blockHash, number, [[...raw receipt fields, contractAddress, txHash], ...]]: each stored
- * receipt is its raw form's list with two more items, so the raw form's fields are copied as they
- * are encoded, not encoded again.
- */
 export function encodeBlockReceipts(b: BlockReceipts): Uint8Array {
-  const number = unpaddedBytes(b.blockNumber);
-  const fields: Uint8Array[] = [];
-  const payloads: number[] = [];
-  let listPayload = 0;
-  const built = takeBuiltEncodings(b.receipts);
-  b.receipts.forEach((r, i) => {
-    const raw = built?.[i] ?? encodeRskReceipt(r);
-    const rawFields = raw.subarray(rlpListPayloadStart(raw));
-    const payload = rawFields.length + rlpBytesLength(r.contractAddress ?? EMPTY) + rlpBytesLength(b.txHashes[i]!);
-    fields.push(rawFields);
-    payloads.push(payload);
-    listPayload += rlpListLength(payload);
-  });
-  const outerPayload = rlpBytesLength(b.blockHash) + rlpBytesLength(number) + rlpListLength(listPayload);
-  const out = new Uint8Array(rlpListLength(outerPayload));
-  let at = writeRlpListHeader(out, 0, outerPayload);
-  at = writeRlpBytes(out, at, b.blockHash);
-  at = writeRlpBytes(out, at, number);
-  at = writeRlpListHeader(out, at, listPayload);
-  b.receipts.forEach((r, i) => {
-    at = writeRlpListHeader(out, at, payloads[i]!);
-    out.set(fields[i]!, at);
-    at += fields[i]!.length;
-    at = writeRlpBytes(out, at, r.contractAddress ?? EMPTY);
-    at = writeRlpBytes(out, at, b.txHashes[i]!);
-  });
-  return out;
+  const list = b.receipts.map((r, i) => [...rskReceiptFields(r), r.contractAddress ?? EMPTY, b.txHashes[i]!]);
+  return RLP.encode([b.blockHash, unpaddedBytes(b.blockNumber), list] as never);
 }
 
 /**
