@@ -209,32 +209,6 @@ describe('logIndexKeys', () => {
     expect(logIndexKeys(5n, [receipt([]), receipt([])])).toEqual([]);
   });
 
-  it('gives the keys a set of hex keys gave, on randomized blocks (dedupe by sorted bytes)', () => {
-    // The former deduplication: a map from each key's hex to the key.
-    const byHex = (n: bigint, receipts: ReceiptRecord[]) => {
-      const seen = new Set<string>();
-      const suffix = encodeNumber(n);
-      const add = (prefix: Uint8Array) => seen.add(bytesToHex(concatBytes(prefix, suffix)));
-      for (const r of receipts) for (const l of r.logs) {
-        add(logAddressPrefix(l.address));
-        l.topics.forEach((t, position) => add(logTopicPrefix(position, t)));
-      }
-      if (seen.size > 0) add(logBlockPrefix());
-      return [...seen].sort();
-    };
-    let seed = 25;
-    const next = (bound: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % bound;
-    const addresses = [ADDRESS_1, ADDRESS_2, ADDRESS_3];
-    const topics = [A, B, C, D];
-    for (let round = 0; round < 200; round++) {
-      const receipts = Array.from({ length: next(4) }, () =>
-        receipt(Array.from({ length: next(5) }, () => log(addresses[next(3)]!, Array.from({ length: next(5) }, () => topics[next(4)]!)))),
-      );
-      const n = BigInt(next(2 ** 30));
-      expect(hexKeys(logIndexKeys(n, receipts))).toEqual(byHex(n, receipts));
-    }
-  });
-
   it('a log without topics still gets its address posting and the block mark', () => {
     expect(hexKeys(logIndexKeys(9n, [receipt([log(ADDRESS_3, [])])]))).toEqual([key(logAddressPrefix(ADDRESS_3), 9n), key(logBlockPrefix(), 9n)].sort());
   });

@@ -3,7 +3,7 @@
  * (topic position, topic), and one "has logs" mark. A query intersects the postings' block
  * ranges, so eth_getLogs touches only blocks that can match and never reads a receipt that cannot.
  */
-import { equalsBytes } from '@ethereumjs/util';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { BlockReceipts, LogRecord, ReceiptRecord } from '../records/receipt.js';
 import { concatKey, encodeNumber, logAddressPrefix, logBlockPrefix, logTopicPrefix } from './keys.js';
 import type { LogPostings } from './log-postings.js';
@@ -18,28 +18,22 @@ export interface LogCriteria {
   topics: (Uint8Array[] | null)[];
 }
 
-/**
- * Index keys of a block's logs, for its commit batch (and its deletion on rewind), each once. A
- * block repeats its keys (a token's every Transfer log has the same address and event topic):
- * they are sorted and equal neighbours dropped, which compares bytes where a set of hex strings
- * formatted every key (issue 25). The batch does not depend on the keys' order.
- */
+/** Index keys of a block's logs, for its commit batch (and its deletion on rewind). */
 export function logIndexKeys(number: bigint, receipts: ReceiptRecord[]): Uint8Array[] {
-  const keys: Uint8Array[] = [];
+  const keys = new Map<string, Uint8Array>();
   const suffix = encodeNumber(number);
+  const add = (prefix: Uint8Array) => {
+    const key = concatKey(prefix, suffix);
+    keys.set(bytesToHex(key), key);
+  };
   for (const receipt of receipts) {
     for (const log of receipt.logs) {
-      keys.push(concatKey(logAddressPrefix(log.address), suffix));
-      log.topics.forEach((topic, position) => keys.push(concatKey(logTopicPrefix(position, topic), suffix)));
+      add(logAddressPrefix(log.address));
+      log.topics.forEach((topic, position) => add(logTopicPrefix(position, topic)));
     }
   }
-  if (keys.length === 0) return keys;
-  keys.push(concatKey(logBlockPrefix(), suffix));
-  keys.sort(Buffer.compare);
-  let kept = 1;
-  for (let i = 1; i < keys.length; i++) if (Buffer.compare(keys[i]!, keys[kept - 1]!) !== 0) keys[kept++] = keys[i]!;
-  keys.length = kept;
-  return keys;
+  if (keys.size > 0) add(logBlockPrefix());
+  return [...keys.values()];
 }
 
 async function union(postings: LogPostings, prefixes: Uint8Array[], from: bigint, to: bigint): Promise<Set<bigint>> {
