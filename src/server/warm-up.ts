@@ -9,7 +9,8 @@ import type { Server } from 'node:http';
 
 export const WARM_UP_DELAY_MS = 200;
 
-export function warmUpWhenReady(server: Server, warmUp: () => void): void {
+/** `delayMs`: for tests (a loaded machine may take longer than WARM_UP_DELAY_MS to send a first request). */
+export function warmUpWhenReady(server: Server, warmUp: () => void, delayMs = WARM_UP_DELAY_MS): void {
   let settled = false;
   const settle = (run: boolean) => {
     if (settled) return;
@@ -19,7 +20,7 @@ export function warmUpWhenReady(server: Server, warmUp: () => void): void {
     if (run) warmUp();
   };
   const onRequest = (_req: unknown, res: NodeJS.EventEmitter) => res.once('finish', () => settle(true));
-  const timer = setTimeout(() => settle(true), WARM_UP_DELAY_MS).unref();
+  const timer = setTimeout(() => settle(true), delayMs).unref();
   server.on('request', onRequest);
   server.once('close', () => settle(false));
 }
