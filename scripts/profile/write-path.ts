@@ -20,7 +20,7 @@
  * Run variants alternately (A B A B): one run says little on a shared machine.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -217,6 +217,8 @@ async function main(): Promise<void> {
   // the client, at every log line.
   const logFile = join(dataDir, '..', `${basename(dataDir)}.log`);
   const log = openSync(logFile, 'w');
+  // valgrind cannot create the folder of its output file: the node would exit before listening.
+  if (values.callgrind !== undefined) mkdirSync(values.callgrind, { recursive: true });
   const nodeCommand = [...nodeArgs, values.bin!, '--port', '0', '--api-key', KEY, '--daily-limit', '1000000000', ...storage, ...positionals];
   const [command, args] =
     values.callgrind === undefined
