@@ -51,23 +51,33 @@ let gc: (() => void) | undefined;
 /** fullGc, made on first use (a new context costs start-up time). */
 const collectFully = () => (gc ??= fullGc())();
 
-/** Starts watching; returns a function that stops it. `checkMs` and `collect` are for tests. */
-export function collectWhenIdle({ checkMs = IDLE_CHECK_MS, collect = collectFully }: { checkMs?: number; collect?: () => void } = {}): () => void {
+/** The event loop's active time so far, in ms (what a check's utilization is computed from). */
+const loopActiveMs = () => performance.eventLoopUtilization().active;
+
+/**
+ * Starts watching; returns a function that stops it. `checkMs`, `collect` and `activeMs` are for
+ * tests (a fake clock makes the schedule deterministic on a loaded machine).
+ */
+export function collectWhenIdle({
+  checkMs = IDLE_CHECK_MS,
+  collect = collectFully,
+  activeMs = loopActiveMs,
+}: { checkMs?: number; collect?: () => void; activeMs?: () => number } = {}): () => void {
   let busySinceCollection = false;
   let secondPending = false;
   let quietChecks = 0;
-  let last = performance.eventLoopUtilization();
+  let last = activeMs();
   const collectNow = () => {
     quietChecks = 0;
     collect();
     // The collection itself is not work: counted, a slow one would read as busy and repeat forever.
-    last = performance.eventLoopUtilization();
+    last = activeMs();
   };
   const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
+    const now = activeMs();
     // Active time over the check's nominal length, not the window's: a window that a late timer
     // made short (right after a slow collection) must not read as busy for its few active ms.
-    const utilization = (now.active - last.active) / checkMs;
+    const utilization = (now - last) / checkMs;
     last = now;
     if (utilization > BUSY_UTILIZATION) {
       busySinceCollection = true;

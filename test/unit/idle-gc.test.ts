@@ -1,51 +1,89 @@
 import { getHeapSpaceStatistics } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IDLE_CHECKS_BEFORE_GC, IDLE_CHECKS_BEFORE_SECOND_GC, collectWhenIdle, fullGc } from '../../src/idle-gc.js';
 
 const CHECK_MS = 100;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Holds the event loop for `ms`: a busy check. */
-function busy(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
+
+/**
+ * The schedule on fake timers and a fake event-loop clock: `busy(ms)` is active time the loop
+ * spent, `checks(n)` lets n checks run. Real time would make the test depend on the machine's load.
+ */
+function fakeLoop(collectCost = 0) {
+  let active = 0;
+  let collections = 0;
+  vi.useFakeTimers();
+  const stopWatching = collectWhenIdle({
+    checkMs: CHECK_MS,
+    activeMs: () => active,
+    collect: () => {
+      collections++;
+      active += collectCost;
+    },
+  });
+  return {
+    busy: (ms: number) => (active += ms),
+    checks: (n: number) => vi.advanceTimersByTime(CHECK_MS * n),
+    collections: () => collections,
+    stop: () => {
+      stopWatching();
+      vi.useRealTimers();
+    },
+  };
 }
 
 describe('collectWhenIdle', () => {
-  it('collects after a busy period, when the loop has been quiet for the given checks, once more a few checks later, and not while idle on', async () => {
-    let collections = 0;
-    const stop = collectWhenIdle({ checkMs: CHECK_MS, collect: () => collections++ });
+  it('collects after a busy period, when the loop has been quiet for the given checks, once more a few checks later, and not while idle on', () => {
+    const loop = fakeLoop();
     try {
-      await sleep(CHECK_MS * 4);
-      expect(collections).toBe(0); // never busy yet: nothing to collect
+      loop.checks(4);
+      expect(loop.collections()).toBe(0); // never busy yet: nothing to collect
 
-      busy(CHECK_MS * 1.5);
-      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + 1.5));
-      expect(collections).toBe(1);
-      await sleep(CHECK_MS * IDLE_CHECKS_BEFORE_SECOND_GC);
-      expect(collections).toBe(2); // the second, for V8 to shrink its young generation
-      await sleep(CHECK_MS * 6);
-      expect(collections).toBe(2); // idle on: no more
+      loop.busy(CHECK_MS * 1.5);
+      loop.checks(1 + IDLE_CHECKS_BEFORE_GC - 1);
+      expect(loop.collections()).toBe(0); // one quiet check short
+      loop.checks(1);
+      expect(loop.collections()).toBe(1);
+      loop.checks(IDLE_CHECKS_BEFORE_SECOND_GC);
+      expect(loop.collections()).toBe(2); // the second, for V8 to shrink its young generation
+      loop.checks(20);
+      expect(loop.collections()).toBe(2); // idle on: no more
 
-      busy(CHECK_MS * 1.5);
-      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + IDLE_CHECKS_BEFORE_SECOND_GC + 3));
-      expect(collections).toBe(4);
+      loop.busy(CHECK_MS * 1.5);
+      loop.checks(1 + IDLE_CHECKS_BEFORE_GC + IDLE_CHECKS_BEFORE_SECOND_GC);
+      expect(loop.collections()).toBe(4);
     } finally {
-      stop();
+      loop.stop();
     }
   });
 
-  it('does not count its own collection as busy: a slow collection is not repeated while the node stays idle', async () => {
-    let collections = 0;
-    // A collection as long as a busy check (the compacting one took ~100 ms on a loaded machine).
-    const stop = collectWhenIdle({ checkMs: CHECK_MS, collect: () => (collections++, busy(CHECK_MS * 1.5)) });
+  it('waits for quiet again when work comes back between the collection and the second one', () => {
+    const loop = fakeLoop();
     try {
-      busy(CHECK_MS * 1.5);
-      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + IDLE_CHECKS_BEFORE_SECOND_GC + 3));
-      expect(collections).toBe(2);
-      await sleep(CHECK_MS * (IDLE_CHECKS_BEFORE_GC + IDLE_CHECKS_BEFORE_SECOND_GC + 3) * 2);
-      expect(collections).toBe(2);
+      loop.busy(CHECK_MS);
+      loop.checks(1 + IDLE_CHECKS_BEFORE_GC);
+      expect(loop.collections()).toBe(1);
+      loop.busy(CHECK_MS);
+      loop.checks(1 + IDLE_CHECKS_BEFORE_GC - 1);
+      expect(loop.collections()).toBe(1); // busy again: the count starts over
+      loop.checks(1);
+      expect(loop.collections()).toBe(2);
     } finally {
-      stop();
+      loop.stop();
+    }
+  });
+
+  it('does not count its own collection as busy: a slow collection is not repeated while the node stays idle', () => {
+    // A collection as long as a busy check (the compacting one took ~100 ms on a loaded machine).
+    const loop = fakeLoop(CHECK_MS * 1.5);
+    try {
+      loop.busy(CHECK_MS * 1.5);
+      loop.checks(1 + IDLE_CHECKS_BEFORE_GC + IDLE_CHECKS_BEFORE_SECOND_GC);
+      expect(loop.collections()).toBe(2);
+      loop.checks(50);
+      expect(loop.collections()).toBe(2);
+    } finally {
+      loop.stop();
     }
   });
 
