@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
+import { cpuByThread, cpuMicros } from './harness.js';
 
 const KEY = 'profile-key';
 /** --user-key: the daily limit the node starts with, so the measured requests never reach it. */
@@ -43,8 +44,6 @@ const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
 const GAS_PRICE = 80_000_000;
 /** Requests answered before the measured window starts (--warm-up): JIT and caches warm. Under --callgrind give it 30 or more. */
 const WARM_UP_SECONDS = '1';
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const CLOCK_TICKS_PER_SECOND = 100;
 const TOP_FUNCTIONS = 40;
 /** The fixture token's creation code with its constructor's argument (the initial supply): without it the constructor reverts. */
 const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
@@ -74,32 +73,6 @@ const { positionals, values } = parseArgs({
 const mode = positionals[0] ?? 'read';
 /** Flags for the node after `--` (e.g. `-- --quiet`). */
 const nodeArgs = positionals.slice(1);
-
-/** CPU time (user + system) used so far, in microseconds, by each thread name of a process (V8's GC helpers, libuv's pool, ...). */
-function cpuByThread(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-    } catch {
-      continue; // a thread that ended meanwhile
-    }
-    // Unnamed threads (LevelDB's background thread among them) inherit the process's name: the main thread is told apart by its id.
-    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    // Fields 14 and 15 of stat (utime, stime), counted after the ") " that ends the thread name.
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
-    byName.set(name, (byName.get(name) ?? 0) + micros);
-  }
-  return byName;
-}
-
-/** CPU time (user + system) a process has used so far, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
-}
 
 /** µs per request of each thread name between two `cpuByThread` readings. */
 function threadsPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
