@@ -308,36 +308,39 @@ async function useUserKey(port: number): Promise<void> {
   rpcPath = `/${((await created.json()) as { key: string }).key}`;
 }
 
-/** Deploys the fixture token and mints to the cow account: the token's address (the bench's eth_call rows read it). */
-async function deployToken(server: Server): Promise<string> {
+type Signer = (to: string | null, data: string, gasLimit: number) => Promise<string>;
+
+/**
+ * Opens a connection, deploys the fixture token and mints to the cow account: the connection, the
+ * token's address, and a signer of the cow's next transactions (its nonce counted here).
+ */
+async function deployAndMint(server: Server): Promise<{ connection: Connection; address: string; sign: Signer }> {
   const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
-  let connection = await Connection.open(server.port);
+  const connection = await Connection.open(server.port);
   const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
   const chainId = Number(await call('eth_chainId', []));
   let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
-  const sign = (to: string | null, data: string, gasLimit: number) =>
-    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
+  const sign: Signer = (to, data, gasLimit) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
   const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
   const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
   await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  return { connection, address, sign };
+}
+
+/** Deploys the fixture token and mints to the cow account: the token's address (the bench's eth_call rows read it). */
+async function deployToken(server: Server): Promise<string> {
+  const { connection, address } = await deployAndMint(server);
   connection.close();
   return address;
 }
 
 /** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
 async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number }; token: string }> {
-  const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
-  let connection = await Connection.open(server.port);
-  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
-  const chainId = Number(await call('eth_chainId', []));
-  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
-  const sign = (to: string | null, data: string, gasLimit: number) =>
-    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
-  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
-  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
-  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  const setUp = await deployAndMint(server);
+  const { address, sign } = setUp;
+  let connection = setUp.connection;
   const warmUp = Math.min(50, count);
   const transfers: Buffer[] = [];
   for (let i = 0; i < warmUp + count; i++) {
