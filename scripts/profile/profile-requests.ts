@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
+import { dashboardUserUrl } from '../bench/setup.js';
 import { cpuByThread, cpuMicros } from './harness.js';
 
 const KEY = 'profile-key';
@@ -293,19 +294,9 @@ function deployed(receipt: { status: string; contractAddress: string }): string 
   return receipt.contractAddress;
 }
 
-/** Signs up a dashboard user, makes a key and posts to it from now on (the bench's dashboardUserUrl). */
+/** Signs up a dashboard user, makes a key and posts to it from now on (the bench's dashboardUserUrl, the "user key" row). */
 async function useUserKey(port: number): Promise<void> {
-  const base = `http://127.0.0.1:${port}`;
-  const credentials = JSON.stringify({ email: 'profile@example.com', password: 'profile-password' });
-  const json = { 'content-type': 'application/json' };
-  const signup = await fetch(`${base}/api/signup`, { method: 'POST', headers: json, body: credentials });
-  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
-  const login = await fetch(`${base}/api/login`, { method: 'POST', headers: json, body: credentials });
-  const cookie = login.headers.get('set-cookie')?.split(';')[0];
-  if (login.status !== 200 || cookie === undefined) throw new Error(`login: ${login.status} ${await login.text()}`);
-  const created = await fetch(`${base}/api/keys`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ name: 'profile', network: 'testnet' }) });
-  if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
-  rpcPath = `/${((await created.json()) as { key: string }).key}`;
+  rpcPath = (await dashboardUserUrl({ port })).pathname;
 }
 
 type Signer = (to: string | null, data: string, gasLimit: number) => Promise<string>;
