@@ -99,8 +99,8 @@ export function balanceOfData(holder: string): string {
   return iface.encodeFunctionData('balanceOf', [holder]);
 }
 
-/** A dashboard user and a key of theirs, made through the gateway's API (src/gateway/api.ts). */
-export async function dashboardUserUrl(node: RunningNode): Promise<URL> {
+/** A dashboard user and a key of theirs, made through the gateway's API (src/gateway/api.ts); also the profile's --user-key. */
+export async function dashboardUserUrl(node: Pick<RunningNode, 'port'>): Promise<URL> {
   const base = `http://127.0.0.1:${node.port}`;
   const credentials = JSON.stringify({ email: 'bench@example.com', password: 'bench-password' });
   const json = { 'content-type': 'application/json' };

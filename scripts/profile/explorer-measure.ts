@@ -9,9 +9,8 @@
 import { parseArgs } from 'node:util';
 import { Wallet } from 'ethers';
 import { createNode } from '../../src/index.js';
+import { buildTransferChain } from './harness.js';
 
-const COW_KEY = '0xc85ef7d79691fe79573b1a7064c19c1a9819ebdbd1faaab1a8ec92344438aaf4';
-const GAS_PRICE = 70_000_000n;
 const PAGE = 25;
 /** Loads per measurement; the median is reported. */
 const RUNS = 21;
@@ -22,29 +21,8 @@ const every = Number(values.every);
 
 const node = await createNode({ inMemory: true, logLevel: 'silent' });
 const request = (method: string, params: unknown[]) => node.provider.request({ method, params });
-const wallet = new Wallet(COW_KEY);
 const watched = Wallet.createRandom().address.toLowerCase();
-let nonce = Number(await request('eth_getTransactionCount', [wallet.address, 'latest']));
-let lastTx = '';
-const transfer = async (to: string) => {
-  const raw = await wallet.signTransaction({ type: 0, chainId: 31, nonce: nonce++, gasPrice: GAS_PRICE, gasLimit: 21_000n, to, value: 1n });
-  lastTx = (await request('eth_sendRawTransaction', [raw])) as string;
-};
-
-const built = performance.now();
-let head = 0;
-while (head < blocks) {
-  const gap = Math.min(every - 1, blocks - head);
-  if (gap > 0) await request('hardhat_mine', [`0x${gap.toString(16)}`]);
-  head += gap;
-  if (head < blocks) {
-    await transfer(watched);
-    head++;
-  }
-  if (head % 10_000 < every) process.stderr.write(`\r${head} blocks`);
-}
-const buildSeconds = (performance.now() - built) / 1000;
-process.stderr.write('\n');
+const { lastTx, seconds: buildSeconds } = await buildTransferChain(request, { blocks, every, watched });
 
 const server = await node.server(0);
 let id = 0;

@@ -30,6 +30,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Interface, Wallet } from 'ethers';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
+import { dashboardUserUrl } from '../bench/setup.js';
+import { cpuByThread, cpuMicros } from './harness.js';
 
 const KEY = 'profile-key';
 /** --user-key: the daily limit the node starts with, so the measured requests never reach it. */
@@ -43,8 +45,6 @@ const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
 const GAS_PRICE = 80_000_000;
 /** Requests answered before the measured window starts (--warm-up): JIT and caches warm. Under --callgrind give it 30 or more. */
 const WARM_UP_SECONDS = '1';
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const CLOCK_TICKS_PER_SECOND = 100;
 const TOP_FUNCTIONS = 40;
 /** The fixture token's creation code with its constructor's argument (the initial supply): without it the constructor reverts. */
 const TOKEN_DEPLOY = contracts.Token.bytecode + new Interface(contracts.Token.abi).encodeDeploy([10n ** 24n]).slice(2);
@@ -74,32 +74,6 @@ const { positionals, values } = parseArgs({
 const mode = positionals[0] ?? 'read';
 /** Flags for the node after `--` (e.g. `-- --quiet`). */
 const nodeArgs = positionals.slice(1);
-
-/** CPU time (user + system) used so far, in microseconds, by each thread name of a process (V8's GC helpers, libuv's pool, ...). */
-function cpuByThread(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-    } catch {
-      continue; // a thread that ended meanwhile
-    }
-    // Unnamed threads (LevelDB's background thread among them) inherit the process's name: the main thread is told apart by its id.
-    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    // Fields 14 and 15 of stat (utime, stime), counted after the ") " that ends the thread name.
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    const micros = ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
-    byName.set(name, (byName.get(name) ?? 0) + micros);
-  }
-  return byName;
-}
-
-/** CPU time (user + system) a process has used so far, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / CLOCK_TICKS_PER_SECOND;
-}
 
 /** µs per request of each thread name between two `cpuByThread` readings. */
 function threadsPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
@@ -320,51 +294,44 @@ function deployed(receipt: { status: string; contractAddress: string }): string 
   return receipt.contractAddress;
 }
 
-/** Signs up a dashboard user, makes a key and posts to it from now on (the bench's dashboardUserUrl). */
+/** Signs up a dashboard user, makes a key and posts to it from now on (the bench's dashboardUserUrl, the "user key" row). */
 async function useUserKey(port: number): Promise<void> {
-  const base = `http://127.0.0.1:${port}`;
-  const credentials = JSON.stringify({ email: 'profile@example.com', password: 'profile-password' });
-  const json = { 'content-type': 'application/json' };
-  const signup = await fetch(`${base}/api/signup`, { method: 'POST', headers: json, body: credentials });
-  if (signup.status !== 201) throw new Error(`signup: ${signup.status} ${await signup.text()}`);
-  const login = await fetch(`${base}/api/login`, { method: 'POST', headers: json, body: credentials });
-  const cookie = login.headers.get('set-cookie')?.split(';')[0];
-  if (login.status !== 200 || cookie === undefined) throw new Error(`login: ${login.status} ${await login.text()}`);
-  const created = await fetch(`${base}/api/keys`, { method: 'POST', headers: { ...json, cookie }, body: JSON.stringify({ name: 'profile', network: 'testnet' }) });
-  if (created.status !== 201) throw new Error(`create key: ${created.status} ${await created.text()}`);
-  rpcPath = `/${((await created.json()) as { key: string }).key}`;
+  rpcPath = (await dashboardUserUrl({ port })).pathname;
+}
+
+type Signer = (to: string | null, data: string, gasLimit: number) => Promise<string>;
+
+/**
+ * Opens a connection, deploys the fixture token and mints to the cow account: the connection, the
+ * token's address, and a signer of the cow's next transactions (its nonce counted here).
+ */
+async function deployAndMint(server: Server): Promise<{ connection: Connection; address: string; sign: Signer }> {
+  const wallet = new Wallet(COW_KEY);
+  const token = new Interface(contracts.Token.abi);
+  const connection = await Connection.open(server.port);
+  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
+  const chainId = Number(await call('eth_chainId', []));
+  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
+  const sign: Signer = (to, data, gasLimit) => wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
+  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
+  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
+  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  return { connection, address, sign };
 }
 
 /** Deploys the fixture token and mints to the cow account: the token's address (the bench's eth_call rows read it). */
 async function deployToken(server: Server): Promise<string> {
-  const wallet = new Wallet(COW_KEY);
-  const token = new Interface(contracts.Token.abi);
-  let connection = await Connection.open(server.port);
-  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
-  const chainId = Number(await call('eth_chainId', []));
-  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
-  const sign = (to: string | null, data: string, gasLimit: number) =>
-    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
-  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
-  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
-  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  const { connection, address } = await deployAndMint(server);
   connection.close();
   return address;
 }
 
 /** Sequential ERC20 transfers: send, then the receipt at once, one at a time, on one connection. */
 async function sends(server: Server, count: number): Promise<Window & { missingReceipts: number; quantiles: { p10: number; median: number }; token: string }> {
-  const wallet = new Wallet(COW_KEY);
   const token = new Interface(contracts.Token.abi);
-  let connection = await Connection.open(server.port);
-  const call = (method: string, params: unknown[]) => rpc(connection, server.port, method, params);
-  const chainId = Number(await call('eth_chainId', []));
-  let nonce = Number(await call('eth_getTransactionCount', [wallet.address, 'pending']));
-  const sign = (to: string | null, data: string, gasLimit: number) =>
-    wallet.signTransaction({ type: 0, chainId, nonce: nonce++, to, data, gasLimit, gasPrice: GAS_PRICE });
-  const deployHash = await call('eth_sendRawTransaction', [await sign(null, TOKEN_DEPLOY, 2_000_000)]);
-  const address = deployed(await call('eth_getTransactionReceipt', [deployHash]));
-  await call('eth_sendRawTransaction', [await sign(address, token.encodeFunctionData('mint', [wallet.address, 10n ** 24n]), 100_000)]);
+  const setUp = await deployAndMint(server);
+  const { address, sign } = setUp;
+  let connection = setUp.connection;
   const warmUp = Math.min(50, count);
   const transfers: Buffer[] = [];
   for (let i = 0; i < warmUp + count; i++) {

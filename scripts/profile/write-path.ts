@@ -28,6 +28,7 @@ import { Interface, Wallet } from 'ethers';
 import { WebSocket } from 'ws';
 import contracts from '../../test/fixtures/contracts.json' with { type: 'json' };
 import { Connection, requestHead, requestText } from '../bench/client.js';
+import { cpuByThread } from './harness.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'dist', 'bin', 'rsk-devnode.js');
@@ -39,8 +40,6 @@ const RECIPIENT = '0x7986b3df570230288501eea3d890bd66948c9b79';
 const GAS_PRICE = 80_000_000;
 /** Transfers before the window: the JIT settles and caches fill. */
 const WARM_UP = 150;
-/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks. */
-const CLOCK_TICKS_PER_SECOND = 100;
 /** Time for the node's trace lines (C stdio, buffered) written before a mark to reach its file. */
 const TRACE_SETTLE_MS = 100;
 /** The sampling heap profiler's mean interval: one sample per this many bytes allocated. */
@@ -80,23 +79,6 @@ const { values, positionals } = parseArgs({
     'save-trace': { type: 'string' },
   },
 });
-
-/** CPU µs so far by thread name (the main thread by its id; unnamed threads carry the process's name). */
-function cpuByThread(pid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-    } catch {
-      continue; // a thread that ended meanwhile
-    }
-    const name = task === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-    byName.set(name, (byName.get(name) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS_PER_SECOND);
-  }
-  return byName;
-}
 
 /** Counts of the trace lines by kind, and by function for (de)optimizations. */
 function traceCounts(text: string): { kinds: Map<string, number>; deopts: Map<string, number>; opts: Map<string, number> } {

@@ -6,7 +6,7 @@
  * names: any other method counts under OTHER_METHODS, so a client sending made-up names cannot
  * grow a day without bound.
  */
-import { COUNTS_FLUSH_DELAY_MS } from './quota.js';
+import { DelayedFlush } from './delayed-flush.js';
 
 /**
  * Distinct method names kept per key and day. A dapp calls a dozen or two methods; rskj serves about
@@ -37,7 +37,7 @@ export class KeyUsage {
   /** Calls not yet written, by `<keyId>:<day>`. */
   private pending = new Map<string, Counts>();
   private flushing: Promise<void> | undefined;
-  private flushScheduled = false;
+  private readonly delayedFlush = new DelayedFlush(() => this.flush());
   /** The current UTC day's text and bounds, so a call formats no date. */
   private day = { text: '', start: 0, end: 0 };
   /** The last key and day counted, and their `<keyId>:<day>` (dayKey). */
@@ -60,7 +60,7 @@ export class KeyUsage {
     } else {
       add(counts, Array.isArray(parsed) ? OTHER_METHODS : methodOf(parsed), 1);
     }
-    this.scheduleFlush();
+    this.delayedFlush.schedule();
   }
 
   /** The key's last `days` UTC days, oldest first (calls counted so far are written first). */
@@ -110,16 +110,6 @@ export class KeyUsage {
   private dayKey(keyId: string): string {
     if (keyId !== this.last.keyId || this.day.text !== this.last.day) this.last = { keyId, day: this.day.text, key: `${keyId}:${this.day.text}` };
     return this.last.key;
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // Unref'd: a pending write never keeps the process alive (close writes what is left).
-    setTimeout(() => {
-      this.flushScheduled = false;
-      this.flush().catch(() => undefined);
-    }, COUNTS_FLUSH_DELAY_MS).unref();
   }
 }
 

@@ -5,17 +5,13 @@
  * counts are written to the gateway database shortly after (COUNTS_FLUSH_DELAY_MS) and on close,
  * so they survive a restart.
  */
+import { DelayedFlush } from './delayed-flush.js';
 
 /** The spec's daily limit per user. */
 export const DEFAULT_DAILY_LIMIT = 25_000;
 const DAY_MS = 86_400_000;
-/**
- * How long changed counts wait before they are written (quota and key usage alike). Written on
- * the next tick, a loaded node wrote the database every few requests (a LevelDB batch, and for the
- * usage a read too); this bounds it to ten writes a second, and a killed process loses at most a
- * tenth of a second of counts (a close writes them all).
- */
-export const COUNTS_FLUSH_DELAY_MS = 100;
+/** Re-exported: callers and tests know the delay from the quota's module. */
+export { COUNTS_FLUSH_DELAY_MS } from './delayed-flush.js';
 
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -35,7 +31,7 @@ export class Quotas {
   private readonly counts = new Map<string, number>();
   private readonly dirty = new Set<string>();
   private flushing: Promise<void> | undefined;
-  private flushScheduled = false;
+  private readonly delayedFlush = new DelayedFlush(() => this.flush());
   /** The current UTC day's text and bounds, so a request formats no date. */
   private day = { text: '', start: 0, end: 0 };
   /** The last user and day counted, and their `<userId>:<day>` key. */
@@ -77,7 +73,7 @@ export class Quotas {
     if (used + calls > this.dailyLimit) return { allowed: false, limit: this.dailyLimit, used, resetsAt, secondsToReset };
     this.counts.set(key, used + calls);
     this.dirty.add(key);
-    this.scheduleFlush();
+    this.delayedFlush.schedule();
     return { allowed: true, limit: this.dailyLimit, used: used + calls, resetsAt, secondsToReset };
   }
 
@@ -100,15 +96,5 @@ export class Quotas {
     this.dirty.clear();
     this.flushing = this.save(entries).finally(() => (this.flushing = undefined));
     await this.flushing;
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    // Unref'd: a pending write never keeps the process alive (close writes what is left).
-    setTimeout(() => {
-      this.flushScheduled = false;
-      this.flush().catch(() => undefined);
-    }, COUNTS_FLUSH_DELAY_MS).unref();
   }
 }
