@@ -4,8 +4,9 @@
  * with a chosen opcode. Shared so the Bridge test files do not each write the same set-up.
  */
 import { createRequire } from 'node:module';
-import { Contract, type ContractRunner } from 'ethers';
+import { Contract, ContractFactory, type ContractRunner, type Wallet } from 'ethers';
 import type { NodeOptions } from '../../src/index.js';
+import { contracts, type CompiledContract } from '../fixtures/contracts.js';
 import { ethersNodeForTests, type EthersNode } from './ethers.js';
 import { call } from './node.js';
 
@@ -33,3 +34,13 @@ export function bridgeNodeForTests(use: (node: BridgeNode) => void, options: Nod
   }, options);
 }
 
+/**
+ * Deploys test/fixtures/contracts/CallTypeProbe.sol from `wallet` (a legacy transaction at
+ * `gasPrice`) and answers it connected to that wallet.
+ */
+export async function deployCallTypeProbe(wallet: Wallet, gasPrice: bigint): Promise<Contract> {
+  const { abi, bytecode } = (contracts as unknown as Record<string, CompiledContract>).CallTypeProbe!;
+  const deployed = await new ContractFactory(abi, bytecode, wallet).deploy({ type: 0, gasPrice });
+  await deployed.waitForDeployment();
+  return new Contract(await deployed.getAddress(), abi, wallet);
+}
