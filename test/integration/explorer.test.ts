@@ -25,7 +25,7 @@ import { decodeMergedMining } from '../../src/chain/index.js';
 import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import * as btc from '@scure/btc-signer';
-import { sha256d } from '../helpers/btc.js';
+import { merkleRootAndBranch, sha256d } from '../helpers/btc.js';
 
 const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
 const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
@@ -96,20 +96,6 @@ function taggedCoinbase(hashForMergedMining: Uint8Array): Uint8Array {
   tx.addOutput({ script: btc.Script.encode(['RETURN', Uint8Array.from([...Buffer.from('RSKBLOCK:'), ...hashForMergedMining])]), amount: 0n });
   tx.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0xffffffff, finalScriptSig: btc.Script.encode([new Uint8Array(70).fill(0x42)]) });
   return tx.toBytes(true, false);
-}
-
-/** Bitcoin's Merkle tree over txids (internal order; odd levels repeat their last node): the root and the first txid's siblings. */
-function merkle(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
-  let level = txids;
-  const branch: Uint8Array[] = [];
-  while (level.length > 1) {
-    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
-    branch.push(level[1]!);
-    const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(sha256d(Uint8Array.from([...level[i]!, ...level[i + 1]!])));
-    level = next;
-  }
-  return { root: level[0]!, branch };
 }
 
 /** An 80-byte header over `merkleRoot` with a nonce that meets `target`. */
@@ -192,7 +178,7 @@ describe('explorer in chromium', () => {
       const coinbase = taggedCoinbase(hexToBytes(work.blockHashForMergedMining as `0x${string}`));
       const coinbaseId = sha256d(coinbase);
       const others = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
-      const { root, branch } = merkle([coinbaseId, ...others]);
+      const { root, branch } = merkleRootAndBranch([coinbaseId, ...others]);
       const header = mineHeader(root, BigInt(work.target));
       const display = (b: Uint8Array) => bytesToHex(Uint8Array.from(b).reverse()).slice(2);
       const submitted = await rpc(external.testnetUrl, 'mnr_submitBitcoinBlockTransactions', [
