@@ -1,5 +1,5 @@
 /** The dashboard as a user drives it in Chromium (playwright-core), for the browser tests that start on a new key's page. */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** Signs up `email`, logs in through the form, creates a testnet key named `keyName` and opens its page. */
@@ -19,4 +19,11 @@ export async function signUpAndOpenNewKey(page: Page, baseUrl: string, user: { e
   await form.getByRole('button', { name: 'Create key' }).click();
   await page.getByRole('link', { name: keyName }).click();
   await expect.poll(() => page.locator('#key-name').textContent()).toBe(keyName);
+}
+
+/** A 1100×900 page in a new context that may use the clipboard on the node's origin (the Copy buttons). */
+export async function newDashboardPage(browser: Browser, baseUrl: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
+  return context.newPage();
 }
