@@ -6,17 +6,15 @@
  * box navigating to each, on both networks, at 1280 px and 390 px with nothing wider than the screen.
  * Also the endpoint's read-only rule and its refusal beyond loopback / on a hosted node.
  */
-import { mkdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { WebSocket } from 'ws';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { ContractFactory, Contract, Interface, type InterfaceAbi, JsonRpcProvider, Wallet, formatEther } from 'ethers';
-import { launchChromium } from '../helpers/browser.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR, chromiumAndNodeForTests, recordPageErrors } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 import { contracts } from '../fixtures/contracts.js';
@@ -31,7 +29,6 @@ const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').
 const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
 const BLOCK_HEADER = '0x0000000000000000000000000000000001000010';
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011';
-const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const SUPPLY = 1_000_000n;
@@ -46,10 +43,8 @@ let token: string;
 let transferHash: string;
 let transferBlock: { number: string; hash: string };
 
+chromiumAndNodeForTests((node) => ({ t, browser } = node));
 beforeAll(async () => {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  browser = await launchChromium();
-  t = await startTestNode();
   const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new Wallet(COW.privateKey, provider);
   const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(SUPPLY);
@@ -61,15 +56,7 @@ beforeAll(async () => {
   transferBlock = { number: String(receipt!.blockNumber), hash: receipt!.blockHash };
   context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  recordPageErrors(page, pageErrors);
 });
 
 async function noOverflow(name: string) {
