@@ -5,10 +5,10 @@
  * with the options fits a 360 px phone. Screenshots go to test-output/.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
-import { TEST_OUTPUT_DIR as OUTPUT_DIR, chromiumAndNodeForTests, recordPageErrors } from '../helpers/browser.js';
-import { newDashboardPage, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR } from '../helpers/browser.js';
+import { dashboardPageForTests, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import type { TestNode } from '../helpers/node.js';
 
@@ -17,15 +17,12 @@ const PASSWORD = 'correct horse battery staple';
 const CONTRACT = '0xAbCdEf0000000000000000000000000000000001';
 
 let t: TestNode;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
-chromiumAndNodeForTests((node) => ({ t, browser } = node));
-beforeAll(async () => {
-  page = await newDashboardPage(browser, t.baseUrl);
-  // The API's refusals of bad entries are 400s, which Chromium logs as failed loads.
-  recordPageErrors(page, pageErrors, (text) => text.startsWith('Failed to load resource:'));
+// The API's refusals of bad entries are 400s, which Chromium logs as failed loads.
+dashboardPageForTests((node) => ({ t, page, pageErrors } = node), (text) => text.startsWith('Failed to load resource:'));
+beforeAll(() => {
   page.on('dialog', (dialog) => void dialog.accept());
 });
 

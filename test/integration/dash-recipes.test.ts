@@ -8,13 +8,13 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { createPublicClient, http } from 'viem';
 import * as viemChains from 'viem/chains';
 import { Web3 } from 'web3';
-import { TEST_OUTPUT_DIR as OUTPUT_DIR, chromiumAndNodeForTests, recordPageErrors } from '../helpers/browser.js';
-import { newDashboardPage, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR } from '../helpers/browser.js';
+import { dashboardPageForTests, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import type { TestNode } from '../helpers/node.js';
 import { uncachedProvider } from '../helpers/ethers.js';
@@ -24,15 +24,10 @@ const PASSWORD = 'correct horse battery staple';
 const run = promisify(execFile);
 
 let t: TestNode;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
-chromiumAndNodeForTests((node) => ({ t, browser } = node));
-beforeAll(async () => {
-  page = await newDashboardPage(browser, t.baseUrl);
-  recordPageErrors(page, pageErrors);
-});
+dashboardPageForTests((node) => ({ t, page, pageErrors } = node));
 
 const recipe = (id: string) => page.locator(`#recipe-${id}`).textContent().then((text) => text ?? '');
 
