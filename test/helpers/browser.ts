@@ -14,12 +14,21 @@
  * short, two test runs unpacking at once, or an older version left behind would launch a broken or
  * stale binary, and /tmp fills with its files. Here the package unpacks into a private staging
  * folder that is then renamed into place, so a versioned folder is either complete or absent.
+ *
+ * Also the set-up browser test files share: Chromium and a node started and closed around the
+ * tests (chromiumAndNodeForTests), and a page's errors collected (recordPageErrors).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { chromium, type Browser, type LaunchOptions } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type LaunchOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestNode, type TestNode } from './node.js';
+
+/** Where browser tests write their screenshots (the repository's test-output/, ignored by git). */
+export const TEST_OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
@@ -87,6 +96,41 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
         : '';
     throw new Error(`could not start ${choice.source} Chromium ${choice.executablePath}: ${(err as Error).message}${hint}`);
   }
+}
+
+/** A test node and a Chromium for a browser test file. */
+export interface ChromiumNode {
+  t: TestNode;
+  browser: Browser;
+}
+
+/**
+ * Makes TEST_OUTPUT_DIR, launches Chromium and starts a test node before the tests of the file or
+ * describe block it is called in, hands both to `use`, and closes both after them.
+ */
+export function chromiumAndNodeForTests(use: (node: ChromiumNode) => void): void {
+  const node: Partial<ChromiumNode> = {};
+  beforeAll(async () => {
+    mkdirSync(TEST_OUTPUT_DIR, { recursive: true });
+    node.browser = await launchChromium();
+    node.t = await startTestNode();
+    use(node as ChromiumNode);
+  });
+  afterAll(async () => {
+    await node.browser?.close();
+    await node.t?.close();
+  });
+}
+
+/**
+ * Pushes `page`'s uncaught exceptions and console errors into `errors`, for a test to expect it
+ * empty at the end; `expected` names console errors the test provokes on purpose.
+ */
+export function recordPageErrors(page: Page, errors: string[], expected: (text: string) => boolean = () => false): void {
+  page.on('pageerror', (error) => errors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !expected(message.text())) errors.push(message.text());
+  });
 }
 
 type Sparticuz = { executablePath(input?: string): Promise<string> };

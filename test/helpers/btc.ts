@@ -1,10 +1,29 @@
 /**
  * Bitcoin checks for tests, written from Bitcoin Core's definitions and independent of the node's
- * code: double SHA-256, and reading a partial merkle tree (merkleblock.cpp ExtractMatches).
+ * code: double SHA-256, a block's merkle root and branch, and reading a partial merkle tree
+ * (merkleblock.cpp ExtractMatches).
  */
 import { createHash } from 'node:crypto';
 
 export const sha256d = (b: Uint8Array) => createHash('sha256').update(createHash('sha256').update(b).digest()).digest();
+
+/**
+ * Bitcoin's merkle tree over txids in internal byte order (odd levels repeat their last node, as
+ * consensus/merkle.cpp does): the root and the first txid's siblings bottom-up, the branch a merged
+ * miner sends for its coinbase.
+ */
+export function merkleRootAndBranch(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
+  let level = txids;
+  const branch: Uint8Array[] = [];
+  while (level.length > 1) {
+    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
+    branch.push(level[1]!);
+    const next: Uint8Array[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(sha256d(Uint8Array.from([...level[i]!, ...level[i + 1]!])));
+    level = next;
+  }
+  return { root: level[0]!, branch };
+}
 
 /** CPartialMerkleTree::ExtractMatches, written here from Bitcoin Core's merkleblock.cpp. */
 export function extractMatches(pmt: Uint8Array): { root: Uint8Array; matched: Uint8Array[]; indexes: number[] } {

@@ -4,44 +4,26 @@
  * path), registering a JWT key from its PEM (requests then need a token) and removing it. The page
  * with the options fits a 360 px phone. Screenshots go to test-output/.
  */
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { SignJWT, exportSPKI, generateKeyPair } from 'jose';
-import { launchChromium } from '../helpers/browser.js';
-import { signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR } from '../helpers/browser.js';
+import { dashboardPageForTests, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
-import { startTestNode, type TestNode } from '../helpers/node.js';
+import type { TestNode } from '../helpers/node.js';
 
-const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const EMAIL = 'options@example.com';
 const PASSWORD = 'correct horse battery staple';
 const CONTRACT = '0xAbCdEf0000000000000000000000000000000001';
 
 let t: TestNode;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
-beforeAll(async () => {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  browser = await launchChromium();
-  t = await startTestNode();
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    // The API's refusals of bad entries are 400s, which Chromium logs as failed loads.
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource:')) pageErrors.push(message.text());
-  });
+// The API's refusals of bad entries are 400s, which Chromium logs as failed loads.
+dashboardPageForTests((node) => ({ t, page, pageErrors } = node), (text) => text.startsWith('Failed to load resource:'));
+beforeAll(() => {
   page.on('dialog', (dialog) => void dialog.accept());
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
 });
 
 async function rpcStatus(url: string, method: string, params: unknown[] = [], headers: Record<string, string> = {}) {

@@ -6,24 +6,18 @@
  * bad branch; a branch MerkleBranch refuses fails the call.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Contract, JsonRpcProvider } from 'ethers';
+import type { Contract } from 'ethers';
 import { call, type TestNode } from '../helpers/node.js';
-import { ethersNodeForTests } from '../helpers/ethers.js';
-import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
+import { BRIDGE, bridgeNodeForTests, type BridgeNode } from '../helpers/bridge-contract.js';
 import { merkleBranch } from '../helpers/btc-branch.js';
 
 const FEDERATION = '2MvQSG61B4LtKLECeo1dRDeDWXgJfnr3fC7';
 
 let t: TestNode;
-let provider: JsonRpcProvider;
 let bridge: Contract;
+let btc: BridgeNode['btc'];
 
-ethersNodeForTests((node) => {
-  ({ t, provider } = node);
-  bridge = bridgeContract(provider);
-});
-
-const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
+bridgeNodeForTests((node) => ({ t, bridge, btc } = node));
 describe('getBtcTransactionConfirmations against the local Bitcoin chain', () => {
   let txid: string;
   let blockHash: string;

@@ -6,22 +6,16 @@
 import { describe, expect, it } from 'vitest';
 import { Contract, JsonRpcProvider } from 'ethers';
 import { call, type TestNode } from '../helpers/node.js';
-import { ethersNodeForTests } from '../helpers/ethers.js';
-import { BRIDGE, bridgeContract } from '../helpers/bridge-contract.js';
+import { BRIDGE, bridgeContract, bridgeNodeForTests, type BridgeNode } from '../helpers/bridge-contract.js';
 
 /** btc-chain/constants.ts PREMINED_BLOCKS: a new chain's Bitcoin tip height. */
 const PREMINED = 101;
 
 let t: TestNode;
-let provider: JsonRpcProvider;
 let bridge: Contract;
+let btc: BridgeNode['btc'];
 
-ethersNodeForTests((node) => {
-  ({ t, provider } = node);
-  bridge = bridgeContract(provider);
-});
-
-const btc = (method: string, params: unknown[] = []) => call(t.testnetUrl, method, params);
+bridgeNodeForTests((node) => ({ t, bridge, btc } = node));
 
 describe("the Bridge's BTC header chain follows the local Bitcoin chain", () => {
   it('a new chain: best height and header are the premined tip, the initial block is regtest genesis (height 0)', async () => {

@@ -10,18 +10,17 @@
  * the difference is exactly what the callee charged.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, type Log } from 'ethers';
-import { contracts, type CompiledContract } from '../fixtures/contracts.js';
-import { COW, COW1, startTestNode, type TestNode } from '../helpers/node.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AbiCoder, Interface, type Contract, type Log, type Wallet } from 'ethers';
+import { COW1 } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { BRIDGE, deployCallTypeProbe } from '../helpers/bridge-contract.js';
 import { ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 
 const require = createRequire(import.meta.url);
 const bridgeIface = new Interface(require('@rsksmart/rsk-precompiled-abis').bridge.abi);
 const environmentIface = new Interface(ENVIRONMENT_ABI as never);
-const fixtures = contracts as unknown as Record<string, CompiledContract>;
 
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011';
 const GAS_PRICE = 66_000_000n;
 /** Gas handed to the probed call: far more than any price here, so a failure that took it all shows. */
@@ -35,22 +34,12 @@ const GET_FEE_PER_KB = { data: bridgeIface.encodeFunctionData('getFeePerKb'), pr
 const BEST_CHAIN_HEIGHT = { data: bridgeIface.encodeFunctionData('getBtcBlockchainBestChainHeight'), price: 19_000n + 2n * 4n };
 const VOTE_FEE_PER_KB = { data: bridgeIface.encodeFunctionData('voteFeePerKbChange', [1]), price: 10_000n + 2n * 36n };
 
-let t: TestNode;
-let provider: JsonRpcProvider;
+let wallet: Wallet;
 let probe: Contract;
 
+ethersNodeForTests((node) => ({ wallet } = node));
 beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  const wallet = new Wallet(COW.privateKey, provider);
-  const { abi, bytecode } = fixtures.CallTypeProbe!;
-  const deployed = await new ContractFactory(abi, bytecode, wallet).deploy({ type: 0, gasPrice: GAS_PRICE });
-  await deployed.waitForDeployment();
-  probe = new Contract(await deployed.getAddress(), abi, wallet);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+  probe = await deployCallTypeProbe(wallet, GAS_PRICE);
 });
 
 interface Probed {

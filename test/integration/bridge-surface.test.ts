@@ -8,19 +8,18 @@
  * The signatures are written here from rskj's BridgeMethods.java, not taken from the node, and the
  * published ABI package (8.0.0) lacks some of them.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AbiCoder, Contract, ContractFactory, Interface, JsonRpcProvider, Wallet, ZeroAddress, computeAddress, id, zeroPadValue, type TransactionReceipt } from 'ethers';
-import { contracts, type CompiledContract } from '../fixtures/contracts.js';
-import { COW, COW1, call, startTestNode, type TestNode } from '../helpers/node.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AbiCoder, Interface, ZeroAddress, computeAddress, id, zeroPadValue, type Contract, type JsonRpcProvider, type TransactionReceipt, type Wallet } from 'ethers';
+import { COW, COW1, call, type TestNode } from '../helpers/node.js';
+import { ethersNodeForTests } from '../helpers/ethers.js';
+import { BRIDGE, deployCallTypeProbe } from '../helpers/bridge-contract.js';
 
-const BRIDGE = '0x0000000000000000000000000000000001000006';
 const GAS_PRICE = 66_000_000n;
 const ONE_RBTC = 10n ** 18n;
 const WEIS_PER_SATOSHI = 10n ** 10n;
 /** UnionBridgeRegTestConstants authorizers. */
 const UNION_ADDRESS_AUTHORIZER = '0x6c9dfd950bf748bb26f893f7e5f693c7f60a8f85';
 const UNION_CAP_AUTHORIZER = '0xff6f4ff09c54561e1476203e56fcfc834911aa64';
-const fixtures = contracts as unknown as Record<string, CompiledContract>;
 
 const bridgeIface = new Interface([
   // Methods the node had before issue 24 (rows at the end of TABLE).
@@ -191,18 +190,9 @@ let provider: JsonRpcProvider;
 let wallet: Wallet;
 let probe: Contract;
 
+ethersNodeForTests((node) => ({ t, provider, wallet } = node));
 beforeAll(async () => {
-  t = await startTestNode();
-  provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, pollingInterval: 50, cacheTimeout: -1 });
-  wallet = new Wallet(COW.privateKey, provider);
-  const { abi, bytecode } = fixtures.CallTypeProbe!;
-  const deployed = await new ContractFactory(abi, bytecode, wallet).deploy({ type: 0, gasPrice: GAS_PRICE });
-  await deployed.waitForDeployment();
-  probe = new Contract(await deployed.getAddress(), abi, wallet);
-});
-afterAll(async () => {
-  provider?.destroy();
-  await t?.close();
+  probe = await deployCallTypeProbe(wallet, GAS_PRICE);
 });
 
 const data = (method: string, args: unknown[] = []) => bridgeIface.encodeFunctionData(method, args);

@@ -6,48 +6,28 @@
  * them. The page fits 360 and 390 px phones. Screenshots go to test-output/.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { createPublicClient, http } from 'viem';
 import * as viemChains from 'viem/chains';
 import { Web3 } from 'web3';
-import { launchChromium } from '../helpers/browser.js';
-import { signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR } from '../helpers/browser.js';
+import { dashboardPageForTests, signUpAndOpenNewKey } from '../helpers/dashboard-page.js';
 import { measurePageWidth } from '../helpers/layout.js';
-import { startTestNode, type TestNode } from '../helpers/node.js';
+import type { TestNode } from '../helpers/node.js';
 import { uncachedProvider } from '../helpers/ethers.js';
 
-const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const EMAIL = 'recipes@example.com';
 const PASSWORD = 'correct horse battery staple';
 const run = promisify(execFile);
 
 let t: TestNode;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
-beforeAll(async () => {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  browser = await launchChromium();
-  t = await startTestNode();
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.baseUrl });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+dashboardPageForTests((node) => ({ t, page, pageErrors } = node));
 
 const recipe = (id: string) => page.locator(`#recipe-${id}`).textContent().then((text) => text ?? '');
 

@@ -6,17 +6,15 @@
  * box navigating to each, on both networks, at 1280 px and 390 px with nothing wider than the screen.
  * Also the endpoint's read-only rule and its refusal beyond loopback / on a hosted node.
  */
-import { mkdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { WebSocket } from 'ws';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createRequire } from 'node:module';
 import { ContractFactory, Contract, Interface, type InterfaceAbi, JsonRpcProvider, Wallet, formatEther } from 'ethers';
-import { launchChromium } from '../helpers/browser.js';
+import { TEST_OUTPUT_DIR as OUTPUT_DIR, chromiumAndNodeForTests, recordPageErrors } from '../helpers/browser.js';
 import { measurePageWidth } from '../helpers/layout.js';
 import { COW, COW1, rpc, startTestNode, type TestNode } from '../helpers/node.js';
 import { contracts } from '../fixtures/contracts.js';
@@ -25,13 +23,12 @@ import { decodeMergedMining } from '../../src/chain/index.js';
 import { BLOCK_HEADER_ABI, ENVIRONMENT_ABI } from '../fixtures/native-abis.js';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import * as btc from '@scure/btc-signer';
-import { sha256d } from '../helpers/btc.js';
+import { merkleRootAndBranch, sha256d } from '../helpers/btc.js';
 
 const bridge = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').bridge as { abi: InterfaceAbi; address: string };
 const hdWalletUtils = createRequire(import.meta.url)('@rsksmart/rsk-precompiled-abis').hdWalletUtils as { abi: InterfaceAbi; address: string };
 const BLOCK_HEADER = '0x0000000000000000000000000000000001000010';
 const ENVIRONMENT = '0x0000000000000000000000000000000001000011';
-const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/', import.meta.url));
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const SUPPLY = 1_000_000n;
@@ -46,10 +43,8 @@ let token: string;
 let transferHash: string;
 let transferBlock: { number: string; hash: string };
 
+chromiumAndNodeForTests((node) => ({ t, browser } = node));
 beforeAll(async () => {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  browser = await launchChromium();
-  t = await startTestNode();
   const provider = new JsonRpcProvider(t.testnetUrl, undefined, { staticNetwork: true, cacheTimeout: -1 });
   const wallet = new Wallet(COW.privateKey, provider);
   const deployed = await new ContractFactory(contracts.Token.abi, contracts.Token.bytecode, wallet).deploy(SUPPLY);
@@ -61,15 +56,7 @@ beforeAll(async () => {
   transferBlock = { number: String(receipt!.blockNumber), hash: receipt!.blockHash };
   context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(message.text());
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  recordPageErrors(page, pageErrors);
 });
 
 async function noOverflow(name: string) {
@@ -96,20 +83,6 @@ function taggedCoinbase(hashForMergedMining: Uint8Array): Uint8Array {
   tx.addOutput({ script: btc.Script.encode(['RETURN', Uint8Array.from([...Buffer.from('RSKBLOCK:'), ...hashForMergedMining])]), amount: 0n });
   tx.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0xffffffff, finalScriptSig: btc.Script.encode([new Uint8Array(70).fill(0x42)]) });
   return tx.toBytes(true, false);
-}
-
-/** Bitcoin's Merkle tree over txids (internal order; odd levels repeat their last node): the root and the first txid's siblings. */
-function merkle(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
-  let level = txids;
-  const branch: Uint8Array[] = [];
-  while (level.length > 1) {
-    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
-    branch.push(level[1]!);
-    const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(sha256d(Uint8Array.from([...level[i]!, ...level[i + 1]!])));
-    level = next;
-  }
-  return { root: level[0]!, branch };
 }
 
 /** An 80-byte header over `merkleRoot` with a nonce that meets `target`. */
@@ -192,7 +165,7 @@ describe('explorer in chromium', () => {
       const coinbase = taggedCoinbase(hexToBytes(work.blockHashForMergedMining as `0x${string}`));
       const coinbaseId = sha256d(coinbase);
       const others = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
-      const { root, branch } = merkle([coinbaseId, ...others]);
+      const { root, branch } = merkleRootAndBranch([coinbaseId, ...others]);
       const header = mineHeader(root, BigInt(work.target));
       const display = (b: Uint8Array) => bytesToHex(Uint8Array.from(b).reverse()).slice(2);
       const submitted = await rpc(external.testnetUrl, 'mnr_submitBitcoinBlockTransactions', [

@@ -1,8 +1,9 @@
 /**
  * Merged mining over JSON-RPC (issue 9): a node started with `--miner external` mines only when a
  * merged miner brings a valid solution. The test is that miner. It builds its Bitcoin
- * transactions with @scure/btc-signer and its header, merkle tree, SHA-256 midstate and nonce
- * search with @noble/hashes, never with the node's own merged-mining code, and submits through
+ * transactions with @scure/btc-signer, its header, SHA-256 midstate and nonce search with
+ * @noble/hashes and its merkle tree with test/helpers/btc.ts (node:crypto), never with the node's
+ * own merged-mining code, and submits through
  * each of rskj's three forms (reference 6.5). Then it checks that the new block carries exactly
  * that header, compressed coinbase (6.3) and merkle proof, and the refusals rskj gives.
  */
@@ -14,6 +15,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { call, COW, rpcError, startTestNode, type TestNode } from '../helpers/node.js';
+import { merkleRootAndBranch } from '../helpers/btc.js';
 
 const RSK_TAG = new TextEncoder().encode('RSKBLOCK:');
 const MIN_GAS_PRICE = 60_000_000n;
@@ -80,20 +82,6 @@ function otherTransactions(seed: number): MinerTx[] {
   return [minerTx(legacy), minerTx(segwit)];
 }
 
-/** Bitcoin's merkle tree (odd levels repeat their last node): root and the coinbase's siblings, internal order. */
-function merkle(txids: Uint8Array[]): { root: Uint8Array; branch: Uint8Array[] } {
-  let level = txids;
-  const branch: Uint8Array[] = [];
-  while (level.length > 1) {
-    if (level.length % 2 === 1) level = [...level, level[level.length - 1]!];
-    branch.push(level[1]!);
-    const next: Uint8Array[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(sha256d(concatBytes(level[i]!, level[i + 1]!)));
-    level = next;
-  }
-  return { root: level[0]!, branch };
-}
-
 function headerHashNumber(header: Uint8Array): bigint {
   return BigInt(hex0x(reversed(sha256d(header))));
 }
@@ -145,7 +133,7 @@ function solve(work: Work, options: { miss?: boolean; decoy?: boolean; seed?: nu
   const hash = hexToBytes(work.blockHashForMergedMining.slice(2));
   const cb = coinbase(hash, options.decoy ? sha256(hash) : undefined);
   const txs = [cb, ...otherTransactions(options.seed ?? 7)];
-  const { root, branch } = merkle(txs.map((tx) => tx.txid));
+  const { root, branch } = merkleRootAndBranch(txs.map((tx) => tx.txid));
   return { header: mineHeader(root, BigInt(work.target), options.miss), coinbase: cb, txs, branch };
 }
 

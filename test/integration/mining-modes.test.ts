@@ -19,13 +19,9 @@ import {
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpc, rpcFailure, startTestNode, waitFor, type TestNode } from '../helpers/node.js';
-import { devnodeChain } from '../helpers/viem-chain.js';
+import { devnodeChain, ETHER, MIN_GAS_PRICE, REMASC, ZERO } from '../helpers/viem-chain.js';
 
-const REMASC: Address = '0x0000000000000000000000000000000001000008';
-const ZERO: Address = '0x0000000000000000000000000000000000000000';
 const ZERO_HASH = `0x${'0'.repeat(64)}`;
-const MIN_GAS_PRICE = 60_000_000n;
-const ETHER = 10n ** 18n;
 const storeAbi = contracts.MappingStore.abi as Abi;
 const cow = privateKeyToAccount(COW.privateKey);
 const cow1 = privateKeyToAccount(COW1.privateKey);

@@ -25,13 +25,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { ContractFactory, JsonRpcProvider, Wallet } from 'ethers';
 import { contracts } from '../fixtures/contracts.js';
 import { call, COW, COW1, rpcFailure, startTestNode, type TestNode } from '../helpers/node.js';
-import { devnodeChain } from '../helpers/viem-chain.js';
+import { devnodeChain, ETHER, MIN_GAS_PRICE, REMASC, ZERO } from '../helpers/viem-chain.js';
 
-const REMASC: Address = '0x0000000000000000000000000000000001000008';
-const ZERO: Address = '0x0000000000000000000000000000000000000000';
 const GENESIS_BALANCE = 10n ** 30n;
-const MIN_GAS_PRICE = 60_000_000n;
-const ETHER = 10n ** 18n;
 const storeAbi = contracts.MappingStore.abi as Abi;
 const tokenAbi = contracts.Token.abi as Abi;
 
