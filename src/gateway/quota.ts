@@ -10,8 +10,6 @@ import { DelayedFlush } from './delayed-flush.js';
 /** The spec's daily limit per user. */
 export const DEFAULT_DAILY_LIMIT = 25_000;
 const DAY_MS = 86_400_000;
-/** Re-exported: callers and tests know the delay from the quota's module. */
-export { COUNTS_FLUSH_DELAY_MS } from './delayed-flush.js';
 
 export function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);

@@ -292,23 +292,16 @@ function requestContext(context: RpcContext, filterOwner: string, deadline: Dead
   return members as RpcContext;
 }
 
-/** The texts of the last limit and reset time written: they change once a day (issue 25). */
-let shownLimit = Number.NaN;
-let shownLimitText = '';
-let shownResetsAt = Number.NaN;
-let shownResetText = '';
-
 /** The quota's response headers, as name, value pairs (RpcResult.headers). */
 function rateLimitHeaders(quota: QuotaDecision): string[] {
-  if (quota.limit !== shownLimit) {
-    shownLimit = quota.limit;
-    shownLimitText = String(quota.limit);
-  }
-  if (quota.resetsAt !== shownResetsAt) {
-    shownResetsAt = quota.resetsAt;
-    shownResetText = String(Math.floor(quota.resetsAt / 1000));
-  }
-  return ['x-ratelimit-limit', shownLimitText, 'x-ratelimit-remaining', String(Math.max(0, quota.limit - quota.used)), 'x-ratelimit-reset', shownResetText];
+  return [
+    'x-ratelimit-limit',
+    String(quota.limit),
+    'x-ratelimit-remaining',
+    String(Math.max(0, quota.limit - quota.used)),
+    'x-ratelimit-reset',
+    String(Math.floor(quota.resetsAt / 1000)),
+  ];
 }
 
 function quotaExceeded(quota: QuotaDecision, id: string | number | null, raw: string): RpcResult & { body: string } {

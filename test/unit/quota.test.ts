@@ -6,7 +6,8 @@
 import { setImmediate as nextTick, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { KeyUsage } from '../../src/gateway/key-usage.js';
-import { COUNTS_FLUSH_DELAY_MS, type QuotaDecision, Quotas } from '../../src/gateway/quota.js';
+import { COUNTS_FLUSH_DELAY_MS } from '../../src/gateway/delayed-flush.js';
+import { type QuotaDecision, Quotas } from '../../src/gateway/quota.js';
 
 /** 2025-01-15 12:00 UTC. */
 const NOON = Date.UTC(2025, 0, 15, 12);
