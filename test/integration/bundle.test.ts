@@ -174,6 +174,14 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
       return node;
     };
     const pastTheSave = () => new Promise((resolve) => setTimeout(resolve, 2 * CODE_CACHE_DELAY_MS));
+    /** From no cache: a start that writes one, stopped; the cache file's name. */
+    const freshCache = async () => {
+      await removeCaches();
+      const first = await startAndAnswer();
+      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
+      await first.stop();
+      return (await cacheFiles())[0]!;
+    };
 
     // The build's cache (scripts/build.mjs primes one) and any other is put back for the starts after these tests.
     let keptCaches: { name: string; bytes: Buffer }[] = [];
@@ -191,12 +199,8 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     });
 
     it('is written after a start without one, and a start that finds it valid does not write it again', async () => {
-      await removeCaches();
-      const first = await startAndAnswer();
-      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
-      await first.stop();
-      const [name] = await cacheFiles();
-      const path = join(dirname(bin), name!);
+      const name = await freshCache();
+      const path = join(dirname(bin), name);
       expect(name).toMatch(new RegExp(`^rsk-devnode-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.v8-cache$`));
       const written = await stat(path);
       expect(written.size).toBeGreaterThan(100_000);
@@ -209,11 +213,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     });
 
     it('a damaged cache is not used: the node starts, answers and replaces it', async () => {
-      await removeCaches();
-      const warm = await startAndAnswer();
-      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
-      await warm.stop();
-      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      const path = join(dirname(bin), await freshCache());
       const valid = await readFile(path);
       const damaged = Buffer.from(valid);
       for (let i = 64; i < damaged.length; i += 997) damaged[i] ^= 0xff;
@@ -226,11 +226,7 @@ describe('the bundled bin (dist/bin/rsk-devnode.js)', () => {
     });
 
     it('a cache that cannot be read or written (here a folder in its place) leaves the node starting as without one', async () => {
-      await removeCaches();
-      const warm = await startAndAnswer();
-      await expect.poll(cacheFiles, { timeout: 15_000 }).toHaveLength(1);
-      await warm.stop();
-      const path = join(dirname(bin), (await cacheFiles())[0]!);
+      const path = join(dirname(bin), await freshCache());
       await rm(path);
       await mkdir(path);
 
